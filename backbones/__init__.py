@@ -1,0 +1,26 @@
+"""The one Transformer block library. No model names live here.
+
+Every family in `zoo/` is wired from these pieces: front-ends turn inputs into
+(B, N, D) tokens, `Transformer` runs a stack of `Block`s, heads turn the result
+into outputs.
+"""
+from backbones.attention import MultiHeadAttention, attend, available_backends
+from backbones.block import Block, LayerScale
+from backbones.ffn import Mlp, SwiGLU
+from backbones.kv_cache import CrossKVCache, KVCache
+from backbones.masks import (
+    block_diagonal_mask,
+    causal_mask,
+    padding_mask,
+    prefix_mask,
+)
+from backbones.norms import LayerNorm, RMSNorm
+from backbones.positions import LearnedPositions, RotaryEmbedding, sincos_2d, sinusoid_table
+from backbones.transformer import Transformer
+
+__all__ = [
+    "Block", "CrossKVCache", "KVCache", "LayerNorm", "LayerScale", "LearnedPositions",
+    "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
+    "attend", "available_backends", "block_diagonal_mask", "causal_mask", "padding_mask",
+    "prefix_mask", "sincos_2d", "sinusoid_table",
+]

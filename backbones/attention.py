@@ -1,0 +1,211 @@
+"""Attention: the `attend()` dispatcher and the MultiHeadAttention module.
+
+`attend` computes softmax(Q K^T / sqrt(Dh)) V (Vaswani et al. 2017) through one
+of three backends, tried in priority order as xformers' fmha dispatcher does:
+
+- `xformers`: memory-efficient attention (Rabe & Staats 2021; xformers 0.0.35)
+  on CUDA in fp16/bf16. It wants (B, T, H, Dh) and additive biases.
+- `sdpa`: `torch.nn.functional.scaled_dot_product_attention`, which on CPU has
+  a flash-style kernel and on CUDA flash / memory-efficient kernels.
+- `math`: the explicit formula; always available, the test oracle for the
+  others, and the only one that can return the attention weights.
+
+Legend: B batch, H query heads, Hkv key/value heads (grouped-query attention:
+Hkv divides H), Tq query tokens, Tk key tokens, Dh head width, D model width.
+Masks follow `backbones/masks.py`: boolean, True = may attend, plus `causal`
+aligned bottom-right.
+"""
+from __future__ import annotations
+
+import math as _math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from backbones.masks import combine, ensure_nonempty_rows
+
+BACKENDS = ("xformers", "sdpa", "math")
+
+try:  # xformers is optional at import time: it has no CPU kernels anyway
+    import xformers.ops as _xops
+    import xformers.ops.fmha.attn_bias as _xbias
+except Exception:  # noqa: BLE001 - any import failure just disables the backend
+    _xops = None
+    _xbias = None
+
+
+def _check_shapes(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
+    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
+        raise ValueError(
+            f"attend expects q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh); got q {tuple(q.shape)}, "
+            f"k {tuple(k.shape)}, v {tuple(v.shape)}")
+    if k.shape != v.shape or q.shape[0] != k.shape[0] or q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"k and v must be (B, Hkv, Tk, Dh) matching q's B and Dh; got q {tuple(q.shape)}, "
+                         f"k {tuple(k.shape)}, v {tuple(v.shape)}")
+    if q.shape[1] % k.shape[1]:
+        raise ValueError(f"key/value heads ({k.shape[1]}) must divide query heads ({q.shape[1]})")
+
+
+def _why_not(backend: str, q: torch.Tensor, need_weights: bool) -> str | None:
+    """None if `backend` can run these inputs, else the reason it cannot."""
+    if need_weights and backend != "math":
+        return "only math returns attention weights"
+    if backend == "xformers":
+        if _xops is None:
+            return "xformers is not importable"
+        if q.device.type != "cuda":
+            return f"xformers has no kernels for device {q.device.type}"
+        if q.dtype not in (torch.float16, torch.bfloat16):
+            return f"xformers runs fp16/bf16, got {q.dtype}"
+    return None
+
+
+def available_backends(q: torch.Tensor, need_weights: bool = False) -> dict[str, str | None]:
+    """{backend: None if usable else why not} for inputs like q."""
+    return {name: _why_not(name, q, need_weights) for name in BACKENDS}
+
+
+def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | None = None,
+           causal: bool = False, dropout_p: float = 0.0, scale: float | None = None,
+           backend: str = "auto") -> torch.Tensor:
+    """softmax(q k^T * scale + mask) v. q (B, H, Tq, Dh), k/v (B, Hkv, Tk, Dh) -> (B, H, Tq, Dh).
+
+    backend: "auto" (first that can run the inputs), "xformers", "sdpa" or "math".
+    Forcing a backend that cannot run raises ValueError listing every backend's reason.
+    """
+    _check_shapes(q, k, v)
+    if backend == "auto":
+        backend = next(name for name in BACKENDS if _why_not(name, q, False) is None)
+    elif backend not in BACKENDS:
+        raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, BACKENDS))}; got {backend!r}")
+    elif (reason := _why_not(backend, q, False)) is not None:
+        reasons = "; ".join(f"{n}: {r or 'ok'}" for n, r in available_backends(q).items())
+        raise ValueError(f"attention backend {backend!r} cannot run these inputs ({reason}). Backends: {reasons}")
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    if backend == "xformers":
+        return _attend_xformers(q, k, v, mask, causal, dropout_p, scale)
+    if backend == "sdpa":
+        return _attend_sdpa(q, k, v, mask, causal, dropout_p, scale)
+    return attend_math(q, k, v, mask=mask, causal=causal, dropout_p=dropout_p, scale=scale)[0]
+
+
+def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
+    """The reference: returns (out (B, H, Tq, Dh), weights (B, H, Tq, Tk))."""
+    _check_shapes(q, k, v)
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    group = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
+    v = v.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
+    scores = (q @ k.transpose(-2, -1)) * scale  # (B, H, Tq, Tk)
+    mask = combine(mask, causal, q.shape[-2], k.shape[-2], q.device)
+    if mask is not None:
+        scores = scores.masked_fill(~ensure_nonempty_rows(mask), float("-inf"))
+    weights = torch.softmax(scores.float(), dim=-1).to(q.dtype)  # fp32 softmax, as every reference does
+    if dropout_p > 0.0:
+        weights = F.dropout(weights, p=dropout_p)
+    return weights @ v, weights  # (B, H, Tq, Dh), (B, H, Tq, Tk)
+
+
+def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
+    tq, tk = q.shape[-2], k.shape[-2]
+    gqa = q.shape[1] != k.shape[1]
+    if mask is None and (not causal or tq == tk):
+        # Fast path: no explicit mask; SDPA's top-left causal is right when Tq == Tk.
+        return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p, is_causal=causal,
+                                              scale=scale, enable_gqa=gqa)
+    if causal and tq == 1:
+        causal = False  # one new token sees every cached key: nothing to mask
+    mask = combine(mask, causal, tq, tk, q.device)
+    if mask is not None:
+        mask = ensure_nonempty_rows(mask)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
+                                          scale=scale, enable_gqa=gqa)
+
+
+def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
+    b, h, tq, dh = q.shape
+    tk = k.shape[-2]
+    group = h // k.shape[1]
+    k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
+    v = v.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
+    if mask is None:
+        if not causal:
+            bias = None
+        elif tq == tk:
+            bias = _xbias.LowerTriangularMask()
+        else:  # chunk decoded against a cache: causal is bottom-right aligned
+            bias = _xbias.LowerTriangularFromBottomRightMask()
+    else:
+        mask = ensure_nonempty_rows(combine(mask, causal, tq, tk, q.device))
+        # xformers wants a dense additive bias whose last stride is a multiple of 8:
+        # allocate a padded buffer and hand it a view.
+        padded = (tk + 7) // 8 * 8
+        bias = torch.zeros(b, h, tq, padded, dtype=q.dtype, device=q.device)[..., :tk]
+        bias.masked_fill_(~mask.expand(b, h, tq, tk), float("-inf"))
+    out = _xops.memory_efficient_attention(
+        q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),  # (B, T, H, Dh)
+        attn_bias=bias, p=dropout_p, scale=scale)
+    return out.transpose(1, 2)  # (B, H, Tq, Dh)
+
+
+class MultiHeadAttention(nn.Module):
+    """Self- or cross-attention with separate q/k/v projections, GQA, RoPE and a KV cache.
+
+    Built by composition: `rope` (a RotaryEmbedding or None) and `kv_cache`
+    (set by `Transformer.setup_cache`) are plugged in, not switched by flags.
+    Self-attention when `context` is None, cross-attention to `context` otherwise.
+    """
+
+    def __init__(self, dim: int, num_heads: int, num_kv_heads: int | None = None, head_dim: int | None = None,
+                 *, bias: bool = True, k_bias: bool | None = None, out_bias: bool | None = None,
+                 kv_dim: int | None = None, rope: nn.Module | None = None, dropout: float = 0.0,
+                 backend: str = "auto"):
+        super().__init__()
+        self.num_heads = num_heads
+        self.num_kv_heads = num_kv_heads or num_heads
+        self.head_dim = head_dim or dim // num_heads
+        if num_heads % self.num_kv_heads:
+            raise ValueError(f"num_kv_heads ({self.num_kv_heads}) must divide num_heads ({num_heads})")
+        kv_dim = kv_dim or dim
+        self.q_proj = nn.Linear(dim, num_heads * self.head_dim, bias=bias)
+        # Whisper's k_proj has no bias while q and v do, hence the separate switch.
+        self.k_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
+        self.v_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
+        self.o_proj = nn.Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
+        self.rope = rope
+        self.dropout = dropout
+        self.backend = backend
+        self.kv_cache: nn.Module | None = None
+
+    def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
+        b, t, _ = x.shape
+        return x.view(b, t, n, self.head_dim).transpose(1, 2)  # (B, n, T, Dh)
+
+    def forward(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
+                mask: torch.Tensor | None = None, causal: bool = False,
+                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+        """x (B, Tq, D), context (B, Tk, Dkv) or None -> (B, Tq, D).
+
+        positions: (B, Tq) or (Tq,) position ids for RoPE. input_pos: where this
+        chunk starts in the self-attention KV cache (None without a cache).
+        """
+        b, t, _ = x.shape
+        q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
+        if context is None:
+            k = self._heads(self.k_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
+            v = self._heads(self.v_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
+            if self.rope is not None:
+                q, k = self.rope(q, k, positions)
+            if self.kv_cache is not None:
+                k, v = self.kv_cache.update(0 if input_pos is None else input_pos, k, v)  # (B, Hkv, S, Dh)
+        elif self.kv_cache is not None and self.kv_cache.filled:
+            k, v = self.kv_cache.k, self.kv_cache.v  # encoder keys computed once per input
+        else:
+            k = self._heads(self.k_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
+            v = self._heads(self.v_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
+            if self.kv_cache is not None:
+                self.kv_cache.store(k, v)
+        out = attend(q, k, v, mask=mask, causal=causal, backend=self.backend,
+                     dropout_p=self.dropout if self.training else 0.0)  # (B, H, Tq, Dh)
+        return self.o_proj(out.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim))  # (B, Tq, D)

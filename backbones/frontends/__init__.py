@@ -1,0 +1,4 @@
+"""Front-ends: turn raw inputs (token ids, pixels, audio) into (B, N, D) tokens."""
+from backbones.frontends.tokens import TokenEmbedding
+
+__all__ = ["TokenEmbedding"]

@@ -1,0 +1,50 @@
+"""Token front-end: word embeddings (+ learned positions, + token types, + norm).
+
+GPT-2: wte + wpe. BERT: word + position + token-type, then LayerNorm and
+dropout. LLaMA: word embeddings only (positions enter as RoPE inside attention).
+
+Legend: B batch, T tokens, D model width, V vocabulary.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from backbones.positions import LearnedPositions
+
+
+class TokenEmbedding(nn.Module):
+    def __init__(self, vocab_size: int, dim: int, *, max_positions: int | None = None,
+                 type_vocab_size: int = 0, norm: nn.Module | None = None, dropout: float = 0.0):
+        super().__init__()
+        self.vocab_size = vocab_size
+        self.tokens = nn.Embedding(vocab_size, dim)
+        self.positions = LearnedPositions(max_positions, dim) if max_positions else None
+        self.token_types = nn.Embedding(type_vocab_size, dim) if type_vocab_size else None
+        self.norm = norm or nn.Identity()
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
+                token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
+        """input_ids (B, T), positions (T,) or (B, T), token_type_ids (B, T) -> (B, T, D)."""
+        check_token_ids(input_ids, self.vocab_size)
+        x = self.tokens(input_ids)  # (B, T, D)
+        if self.positions is not None:
+            if positions is None:
+                positions = torch.arange(input_ids.shape[1], device=input_ids.device)
+            x = x + self.positions(positions)
+        if self.token_types is not None:
+            if token_type_ids is None:
+                token_type_ids = torch.zeros_like(input_ids)
+            x = x + self.token_types(token_type_ids)
+        return self.drop(self.norm(x))
+
+
+def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:
+    if input_ids.dtype not in (torch.int64, torch.int32):
+        raise TypeError(f"input_ids must be an integer tensor, got {input_ids.dtype}")
+    if input_ids.dim() != 2:
+        raise ValueError(f"input_ids must be (batch, tokens), got shape {tuple(input_ids.shape)}")
+    if input_ids.numel() and (int(input_ids.min()) < 0 or int(input_ids.max()) >= vocab_size):
+        raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
+                         f"[{int(input_ids.min())}, {int(input_ids.max())}]")

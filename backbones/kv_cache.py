@@ -1,0 +1,64 @@
+"""Preallocated key/value caches for decoding (after torchtune's `KVCache`).
+
+`KVCache` holds self-attention keys and values for `max_len` positions,
+allocated once per generate call: 2 x layers x B x Hkv x S x Dh x bytes.
+`CrossKVCache` holds cross-attention keys/values, computed once per encoder
+input and reused at every decoding step.
+
+Legend: B batch, Hkv key/value heads, S cache length, T new tokens, Dh head width.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+class KVCache(nn.Module):
+    def __init__(self, batch_size: int, num_kv_heads: int, max_len: int, head_dim: int,
+                 dtype: torch.dtype = torch.float32, device: torch.device | str | None = None):
+        super().__init__()
+        shape = (batch_size, num_kv_heads, max_len, head_dim)  # (B, Hkv, S, Dh)
+        self.register_buffer("k", torch.zeros(shape, dtype=dtype, device=device), persistent=False)
+        self.register_buffer("v", torch.zeros(shape, dtype=dtype, device=device), persistent=False)
+
+    @property
+    def max_len(self) -> int:
+        return self.k.shape[2]
+
+    def update(self, input_pos: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write k/v (B, Hkv, T, Dh) at [input_pos, input_pos+T); return keys/values 0..input_pos+T."""
+        end = input_pos + k.shape[2]
+        if end > self.max_len:
+            raise ValueError(f"KV cache holds {self.max_len} positions; writing positions "
+                             f"{input_pos}..{end - 1} overflows it (setup_cache with a larger max_len)")
+        if k.shape[0] != self.k.shape[0]:
+            raise ValueError(f"KV cache was set up for batch {self.k.shape[0]}, got batch {k.shape[0]}")
+        self.k[:, :, input_pos:end] = k
+        self.v[:, :, input_pos:end] = v
+        return self.k[:, :, :end], self.v[:, :, :end]  # (B, Hkv, input_pos+T, Dh)
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Select batch rows (beam search keeps the cache of surviving beams)."""
+        self.k = self.k.index_select(0, index)
+        self.v = self.v.index_select(0, index)
+
+
+class CrossKVCache(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.k: torch.Tensor | None = None
+        self.v: torch.Tensor | None = None
+
+    @property
+    def filled(self) -> bool:
+        return self.k is not None
+
+    def store(self, k: torch.Tensor, v: torch.Tensor) -> None:
+        self.k, self.v = k, v  # (B, Hkv, Tk, Dh)
+
+    def reorder(self, index: torch.Tensor) -> None:
+        if self.filled:
+            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)
+
+    def reset(self) -> None:
+        self.k = self.v = None

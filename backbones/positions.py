@@ -1,0 +1,99 @@
+"""Position information: sinusoidal tables, learned embeddings, RoPE, 2-D sincos.
+
+- `sinusoid_table`: Vaswani et al. 2017 (interleaved sin/cos) and Whisper's
+  layout (all sines then all cosines, timescales log-spaced so the last one is
+  exactly 1/base: step log(base) / (D/2 - 1)), checked against openai-whisper.
+- `LearnedPositions`: GPT-2 / BERT / Whisper-decoder absolute embeddings.
+- `RotaryEmbedding`: Su et al. 2021 in HF's rotate-half layout (the first half
+  of each head rotates against the second half), configurable base
+  (`rope_theta`), checked against transformers' LLaMA.
+- `sincos_2d`: MAE-style fixed 2-D positions for image patch grids.
+
+Legend: B batch, T tokens, D model width, H heads, Dh head width.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+
+def sinusoid_table(length: int, dim: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
+    """(length, dim) fixed positions. layout "interleaved" (2017 paper) or "halves" (Whisper)."""
+    if dim % 2:
+        raise ValueError(f"sinusoidal positions need an even width, got {dim}")
+    pos = torch.arange(length, dtype=torch.float32)[:, None]  # (T, 1)
+    if layout == "interleaved":
+        inv = base ** (-torch.arange(0, dim, 2, dtype=torch.float32) / dim)  # (D/2,)
+        table = torch.zeros(length, dim)
+        table[:, 0::2], table[:, 1::2] = torch.sin(pos * inv), torch.cos(pos * inv)
+        return table
+    if layout == "halves":
+        step = math.log(base) / (dim // 2 - 1)
+        inv = torch.exp(-step * torch.arange(dim // 2, dtype=torch.float32))  # (D/2,)
+        return torch.cat([torch.sin(pos * inv), torch.cos(pos * inv)], dim=1)  # (T, D)
+    raise ValueError(f"layout must be 'interleaved' or 'halves', got {layout!r}")
+
+
+class LearnedPositions(nn.Module):
+    """Absolute learned position embeddings with a clear error past the table."""
+
+    def __init__(self, max_positions: int, dim: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.zeros(max_positions, dim))
+        nn.init.normal_(self.weight, std=0.02)
+
+    def forward(self, positions: torch.Tensor) -> torch.Tensor:
+        """positions (T,) or (B, T) ids -> (T, D) or (B, T, D)."""
+        check_positions(positions, self.weight.shape[0])
+        return self.weight[positions]
+
+
+def check_positions(positions: torch.Tensor, max_positions: int) -> None:
+    top = int(positions.max()) if positions.numel() else -1
+    if top >= max_positions:
+        raise ValueError(f"sequence needs position {top} but the model has {max_positions} positions "
+                         f"(max sequence length {max_positions})")
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    a, b = x.chunk(2, dim=-1)
+    return torch.cat((-b, a), dim=-1)
+
+
+class RotaryEmbedding(nn.Module):
+    """Rotary position embedding applied to q and k, HF rotate-half convention."""
+
+    def __init__(self, head_dim: int, max_positions: int, base: float = 10000.0):
+        super().__init__()
+        self.max_positions = max_positions
+        inv = 1.0 / base ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim)  # (Dh/2,)
+        freqs = torch.outer(torch.arange(max_positions, dtype=torch.float32), inv)  # (T, Dh/2)
+        angles = torch.cat([freqs, freqs], dim=-1)  # (T, Dh)
+        self.register_buffer("cos", angles.cos(), persistent=False)
+        self.register_buffer("sin", angles.sin(), persistent=False)
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | None):
+        """q (B, H, T, Dh), k (B, Hkv, T, Dh), positions (T,) or (B, T) -> rotated q, k."""
+        if positions is None:
+            positions = torch.arange(q.shape[-2], device=q.device)
+        check_positions(positions, self.max_positions)
+        cos, sin = self.cos[positions].to(q.dtype), self.sin[positions].to(q.dtype)  # (T, Dh) or (B, T, Dh)
+        if positions.dim() == 2:
+            cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # (B, 1, T, Dh)
+        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+
+def sincos_2d(grid_h: int, grid_w: int, dim: int, base: float = 10000.0) -> torch.Tensor:
+    """(grid_h * grid_w, dim) fixed 2-D positions (MAE): half the width encodes rows, half columns."""
+    if dim % 4:
+        raise ValueError(f"2-D sincos positions need a width divisible by 4, got {dim}")
+    ys, xs = torch.meshgrid(torch.arange(grid_h, dtype=torch.float32),
+                            torch.arange(grid_w, dtype=torch.float32), indexing="ij")
+    inv = base ** (-torch.arange(dim // 4, dtype=torch.float32) / (dim // 4))  # (D/4,)
+    out = []
+    for coord in (xs.flatten(), ys.flatten()):  # MAE puts the width axis first
+        angles = coord[:, None] * inv[None]  # (N, D/4)
+        out += [angles.sin(), angles.cos()]
+    return torch.cat(out, dim=1)  # (N, D)

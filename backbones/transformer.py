@@ -1,0 +1,59 @@
+"""A stack of Blocks plus the final norm, and the KV cache set-up for decoding.
+
+Legend: B batch, T tokens, N context tokens, D model width, S cache length.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from backbones.block import Block, BlockSpec
+from backbones.kv_cache import CrossKVCache, KVCache
+from backbones.norms import make_norm
+
+
+class Transformer(nn.Module):
+    def __init__(self, blocks: list[Block], norm: nn.Module | None = None):
+        super().__init__()
+        self.blocks = nn.ModuleList(blocks)
+        self.norm = norm or nn.Identity()  # post-LN stacks (BERT) end normalised already
+
+    @classmethod
+    def from_spec(cls, spec: BlockSpec, depth: int, final_norm: bool = True,
+                  rope: nn.Module | None = None) -> "Transformer":
+        norm = make_norm(spec.norm, spec.dim, spec.norm_eps) if final_norm else None
+        # One RotaryEmbedding shared by every block: its tables are buffers, not weights.
+        return cls([spec.build(rope) for _ in range(depth)], norm)
+
+    def forward(self, x: torch.Tensor, **block_kwargs) -> torch.Tensor:
+        """x (B, T, D) -> (B, T, D); block_kwargs go to every Block (mask, causal, context, ...)."""
+        for block in self.blocks:
+            x = block(x, **block_kwargs)
+        return self.norm(x)
+
+    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None,
+                    device: torch.device | str | None = None) -> None:
+        """Preallocate every block's self-attention cache (and an empty cross-attention cache)."""
+        ref = next(self.parameters())
+        for block in self.blocks:
+            attn = block.attn
+            block.attn.kv_cache = KVCache(batch_size, attn.num_kv_heads, max_len, attn.head_dim,
+                                          dtype=dtype or ref.dtype, device=device or ref.device)
+            if block.cross_attn is not None:
+                block.cross_attn.kv_cache = CrossKVCache()
+
+    def clear_cache(self) -> None:
+        for block in self.blocks:
+            block.attn.kv_cache = None
+            if block.cross_attn is not None:
+                block.cross_attn.kv_cache = None
+
+    def reorder_cache(self, index: torch.Tensor) -> None:
+        for block in self.blocks:
+            for attn in (block.attn, block.cross_attn):
+                if attn is not None and attn.kv_cache is not None:
+                    attn.kv_cache.reorder(index)
+
+    @property
+    def has_cache(self) -> bool:
+        return self.blocks[0].attn.kv_cache is not None

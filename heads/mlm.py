@@ -1,0 +1,34 @@
+"""BERT masked-LM head: dense -> GELU -> LayerNorm -> decoder tied to the word embeddings (+ bias).
+
+Checked against transformers' BertOnlyMLMHead (`cls.predictions.*`).
+
+Legend: B batch, T tokens, D model width, V vocabulary.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from backbones.ffn import make_activation
+
+
+class MLMHead(nn.Module):
+    def __init__(self, dim: int, vocab_size: int, act: str = "gelu", norm_eps: float = 1e-12):
+        super().__init__()
+        self.dense = nn.Linear(dim, dim)
+        self.act = make_activation(act)
+        self.norm = nn.LayerNorm(dim, eps=norm_eps)
+        self.decoder = nn.Linear(dim, vocab_size, bias=False)
+        self.bias = nn.Parameter(torch.zeros(vocab_size))
+
+    def tie_to(self, embedding: nn.Embedding) -> None:
+        self.decoder.weight = embedding.weight
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.decoder(self.norm(self.act(self.dense(features)))) + self.bias  # (B, T, V)
+
+    @staticmethod
+    def loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        """Cross-entropy over masked positions only (labels -100 elsewhere)."""
+        return F.cross_entropy(logits.flatten(0, 1).float(), labels.flatten(), ignore_index=-100)

@@ -1,0 +1,87 @@
+"""The decoder-only language model that GPT-2 and LLaMA (and LLaVA's language side) wire up.
+
+    input_ids -> TokenEmbedding -> Transformer(causal) -> final norm -> CausalLMHead -> logits
+
+Not a family: families (`gpt.py`, `llama.py`) build its parts from their
+configs. Decoding support: `setup_cache` / `clear_cache`, and `forward` takes
+`input_pos`, the cache position where the given chunk starts.
+
+Legend: B batch, T new tokens, S tokens so far (cache), D width, V vocabulary.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from zoo.pretrained import ZooModel
+
+from backbones.frontends.tokens import TokenEmbedding
+from backbones.masks import combine, ensure_nonempty_rows, padding_mask
+from backbones.transformer import Transformer
+from heads.lm import CausalLMHead
+
+
+def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
+                 device: torch.device) -> tuple[torch.Tensor | None, bool]:
+    """Build the causal(+padding) mask ONCE per forward; returns (mask, causal flag for attend)."""
+    if attention_mask is None and tq == tk:
+        return None, True  # lets SDPA/xformers use their causal kernels
+    if attention_mask is None and tq == 1:
+        return None, False  # one new token sees the whole cache
+    if attention_mask is not None and attention_mask.shape[-1] != tk:
+        raise ValueError(f"attention_mask must cover all {tk} key positions (cache + new tokens), "
+                         f"got shape {tuple(attention_mask.shape)}")
+    pad = padding_mask(attention_mask) if attention_mask is not None else None
+    return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
+
+
+class CausalLM(ZooModel):
+    def __init__(self, config, embed: TokenEmbedding, transformer: Transformer, head: CausalLMHead,
+                 max_positions: int, tie_embeddings: bool):
+        super().__init__()
+        self.config = config
+        self.embed, self.transformer, self.head = embed, transformer, head
+        self.max_positions = max_positions
+        if tie_embeddings:
+            self.head.tie_to(self.embed.tokens)
+
+    def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                         positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+        """input_ids (B, T) -> (B, T, D) after the final norm.
+
+        attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key;
+        positions (B, T) or (T,) default to input_pos .. input_pos+T-1.
+        """
+        t = input_ids.shape[1]
+        start = input_pos or 0
+        if positions is None:
+            positions = torch.arange(start, start + t, device=input_ids.device)  # (T,)
+        if self.transformer.has_cache and input_pos is None:
+            raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
+        mask, causal = decoder_mask(attention_mask, t, start + t, input_ids.device)
+        x = self.embed(input_ids, positions)  # (B, T, D)
+        return self.transformer(x, mask=mask, causal=causal, positions=positions, input_pos=input_pos)
+
+    def forward_head(self, features: torch.Tensor) -> torch.Tensor:
+        return self.head(features)  # (B, T, V)
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+        return self.forward_head(self.forward_features(input_ids, attention_mask, positions, input_pos))
+
+    def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        """batch with input_ids and labels (the next tokens, -100 ignored)."""
+        logits = self(batch["input_ids"], batch.get("attention_mask"))
+        return self.head.loss(logits, batch["labels"])
+
+    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
+        if max_len > self.max_positions:
+            raise ValueError(f"cache length {max_len} exceeds the model's {self.max_positions} positions")
+        self.transformer.setup_cache(batch_size, max_len, dtype)
+
+    def clear_cache(self) -> None:
+        self.transformer.clear_cache()
+
+    @property
+    def vocab_size(self) -> int:
+        return self.embed.vocab_size

@@ -1,0 +1,96 @@
+"""save_pretrained / load_pretrained: a directory with config.json + model.safetensors.
+
+config.json holds the family name and the frozen architecture config, so
+`load_pretrained` rebuilds the model without knowing the preset. Tied weights
+(LM head = token embedding) share memory, which safetensors refuses to save:
+we store each shared tensor once and record the aliases in the file's
+metadata, then re-tie on load. Files are written atomically.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save
+from torch import nn
+
+from zoo.checkpoint import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict
+from zoo.registry import build_model, config_from_dict
+
+CONFIG_NAME = "config.json"
+WEIGHTS_NAME = "model.safetensors"
+
+
+class ZooModel(nn.Module):
+    """Base of every registered model: adds `save_pretrained` to nn.Module."""
+
+    def save_pretrained(self, directory: str | Path) -> Path:
+        return save_pretrained(self, directory)
+
+    def tied_parameters(self) -> dict[str, str]:
+        """{alias: name} for parameters that share memory (e.g. LM head = token embedding)."""
+        return _dedupe_shared(self.state_dict())[1]
+
+
+def _dedupe_shared(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
+    kept: dict[tuple, str] = {}
+    unique, aliases = {}, {}
+    for name, tensor in state.items():
+        key = (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape))
+        if key in kept:
+            aliases[name] = kept[key]
+        else:
+            kept[key] = name
+            unique[name] = tensor.detach().contiguous()
+    return unique, aliases
+
+
+def save_pretrained(model: nn.Module, directory: str | Path) -> Path:
+    config = model.config
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    unique, aliases = _dedupe_shared(model.state_dict())
+    blob = save({k: v.cpu() for k, v in unique.items()}, metadata={"format": "pt", "aliases": json.dumps(aliases)})
+    atomic_write(directory / WEIGHTS_NAME, lambda f: f.write(blob))
+    atomic_write_text(directory / CONFIG_NAME, json.dumps(
+        {"family": config.family, "config": dataclasses.asdict(config)}, indent=2) + "\n")
+    return directory
+
+
+def read_safetensors(path: Path) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
+    """Load tensors and metadata; a truncated or garbage file becomes a clear error naming it."""
+    try:
+        from safetensors import safe_open
+
+        with safe_open(str(path), framework="pt") as f:
+            metadata = f.metadata() or {}
+        return load_file(str(path)), metadata
+    except (SafetensorError, OSError, ValueError) as error:
+        size = path.stat().st_size if path.exists() else 0
+        raise CorruptCheckpointError(f"cannot read weights file {str(path)!r} ({size} bytes): {error}. "
+                                     "It is truncated or not a safetensors file.") from error
+
+
+def load_pretrained(directory: str | Path, map_location: str | torch.device = "cpu") -> nn.Module:
+    directory = Path(directory)
+    config_path, weights_path = directory / CONFIG_NAME, directory / WEIGHTS_NAME
+    for path in (config_path, weights_path):
+        if not path.is_file():
+            raise FileNotFoundError(f"{str(path)!r} not found: load_pretrained expects a directory with "
+                                    f"{CONFIG_NAME} and {WEIGHTS_NAME} (written by save_pretrained)")
+    try:
+        saved = json.loads(config_path.read_text())
+        config = config_from_dict(saved["family"], saved["config"])
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        raise CorruptCheckpointError(f"{str(config_path)!r} is not a zoo config ({error})") from error
+    state, metadata = read_safetensors(weights_path)
+    for alias, name in json.loads(metadata.get("aliases", "{}")).items():
+        if name in state:
+            state[alias] = state[name]
+    model = build_model(config)
+    check_state_dict(model, state, weights_path)
+    model.load_state_dict(state)
+    return model.to(map_location)

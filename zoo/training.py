@@ -1,0 +1,794 @@
+"""The one training engine every script uses (text, vision, audio, multimodal).
+
+    train(model, data, loss_fn, TrainConfig(...), eval_fn=None) -> TrainResult
+
+One loop, in the shape of nanoGPT's `train.py`: AdamW with decay / no-decay
+parameter groups (nanoGPT, timm `param_groups_weight_decay`), linear warmup then
+cosine decay to a floor, gradient accumulation (DDP `no_sync` on all but the
+last micro-batch), global-norm clipping, bf16 autocast (CPU and CUDA) or fp16
+with a GradScaler (CUDA), and DistributedDataParallel when launched by torchrun.
+
+What makes a run reproducible across interruptions: the checkpoint holds the
+model, optimizer, scheduler, scaler, step, every RNG (torch CPU/CUDA, numpy,
+python) and the data stream position, per rank. A run killed after step k and
+resumed produces bit-for-bit the same losses as one that never stopped (on the
+same device; tests/zoo/test_training.py checks this). Evaluation runs with the
+RNG state saved and restored around it, so how often you evaluate cannot change
+the training trajectory.
+
+Contracts the engine relies on:
+- `data`: `next(data)` gives a batch (a tensor, a dict or a tuple/list of them);
+  `data.state_dict()` / `data.load_state_dict(sd)` save / restore its position.
+  Under DDP each rank passes its own shard (e.g. `BatchStream(rank=, world_size=)`).
+- `loss_fn(model, batch)` returns a scalar loss tensor, or `(loss, metrics)`
+  where metrics maps names to scalars (tensors or floats); they are averaged
+  over micro-batches (and ranks) and logged beside the loss. Under DDP `model`
+  is the DDP wrapper: call it (`model(x)`) rather than its methods, or the
+  gradients are not synchronised.
+- `eval_fn(model) -> {name: scalar}` gets the unwrapped model, in eval mode,
+  under `torch.no_grad()` and the training autocast. `make_eval_fn` builds one
+  from a stream and the loss function.
+- `model.no_weight_decay()` (optional, timm's hook) returns parameter names or
+  module prefixes that must not be decayed (position embeddings, class token).
+
+Outputs in `config.out` (written by rank 0 only): `checkpoint.pt`,
+`metrics.jsonl` (one train record per logged step, eval records with
+"split": "eval" and "eval_"-prefixed keys), `loss.png`, `train_config.json`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import io
+import json
+import math
+import os
+import random
+import time
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import torch
+import torch.distributed as dist
+from torch import Tensor, nn
+from torch.nn.parallel import DistributedDataParallel
+
+from zoo.checkpoint import (
+    CheckpointMismatchError,
+    CorruptCheckpointError,
+    atomic_torch_save,
+    atomic_write,
+    atomic_write_text,
+    check_state_dict,
+    load_torch_checkpoint,
+)
+
+__all__ = [
+    "TrainConfig",
+    "TrainResult",
+    "DistContext",
+    "distributed_context",
+    "is_main_process",
+    "param_groups",
+    "lr_factor",
+    "WarmupCosine",
+    "move_to_device",
+    "make_eval_fn",
+    "plot_losses",
+    "train",
+]
+
+CHECKPOINT_NAME = "checkpoint.pt"
+METRICS_NAME = "metrics.jsonl"
+PLOT_NAME = "loss.png"
+CONFIG_NAME = "train_config.json"
+_FORMAT = "zoo.training/1"
+
+Batch = Any
+LossOutput = Tensor | tuple[Tensor, Mapping[str, Any]]
+
+
+class BatchStreamLike(Protocol):
+    def __next__(self) -> Batch: ...
+    def state_dict(self) -> dict[str, Any]: ...
+    def load_state_dict(self, state: dict[str, Any]) -> None: ...
+
+
+# --------------------------------------------------------------------------- config
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Runtime options of one training run (saved as train_config.json and in the checkpoint).
+
+    Steps count optimizer updates; each consumes `grad_accum` batches.
+    `eval_every` / `save_every` / `log_every` of 0 mean "only at the end".
+    """
+
+    steps: int = 1000
+    lr: float = 3e-4
+    weight_decay: float = 0.1
+    betas: tuple[float, float] = (0.9, 0.95)
+    eps: float = 1e-8
+    warmup_steps: int = 0
+    min_lr_ratio: float = 0.1  # cosine floor: the last step trains at lr * min_lr_ratio
+    grad_clip: float | None = 1.0  # max global grad norm; 0 or None disables clipping
+    grad_accum: int = 1
+    dtype: str = "fp32"  # 'fp32' | 'bf16' (autocast, CPU and CUDA) | 'fp16' (autocast + GradScaler, CUDA)
+    device: str = "auto"  # 'cpu' | 'cuda' | 'cuda:N' | 'auto'
+    eval_every: int = 250
+    eval_batches: int = 20  # for the caller's eval_fn (see make_eval_fn); the engine cannot see eval data
+    log_every: int = 1
+    save_every: int = 500
+    out: str = "runs/train"
+    resume: bool = False
+    seed: int = 0
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        object.__setattr__(self, "out", str(self.out))
+
+        def bad(name: str, expected: str) -> ValueError:
+            return ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
+
+        if self.steps < 1:
+            raise bad("steps", "an integer >= 1")
+        if self.lr <= 0:
+            raise bad("lr", "a positive float")
+        if not 0 <= self.warmup_steps <= self.steps:
+            raise bad("warmup_steps", f"0 <= warmup_steps <= steps ({self.steps})")
+        if not 0.0 <= self.min_lr_ratio <= 1.0:
+            raise bad("min_lr_ratio", "a float in [0, 1]")
+        if self.grad_accum < 1:
+            raise bad("grad_accum", "an integer >= 1")
+        if self.grad_clip is not None and self.grad_clip < 0:
+            raise bad("grad_clip", "None, 0 (off) or a positive max norm")
+        if len(self.betas) != 2:
+            raise bad("betas", "two floats")
+        if self.dtype not in ("fp32", "bf16", "fp16"):
+            raise bad("dtype", "'fp32', 'bf16' or 'fp16'")
+        if not (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:")):
+            raise bad("device", "'cpu', 'cuda', 'cuda:N' or 'auto'")
+        for name in ("eval_every", "log_every", "save_every", "eval_batches"):
+            if getattr(self, name) < 0:
+                raise bad(name, "an integer >= 0")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> TrainConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"TrainConfig.from_dict: unknown keys {unknown}; expected a subset of {sorted(known)}")
+        return cls(**values)
+
+
+@dataclass
+class TrainResult:
+    step: int  # optimizer steps done in total (including those before a resume)
+    train_loss: float | None  # loss of the last step (mean over micro-batches and ranks)
+    eval_metrics: dict[str, float]  # last eval_fn result, keys without the "eval_" prefix
+    history: list[dict[str, Any]] = field(default_factory=list)  # metrics.jsonl records
+    wall_time: float = 0.0  # seconds spent in this call
+
+
+# --------------------------------------------------------------------------- distributed
+
+
+@dataclass(frozen=True)
+class DistContext:
+    rank: int = 0
+    local_rank: int = 0
+    world_size: int = 1
+
+    @property
+    def is_distributed(self) -> bool:
+        return self.world_size > 1
+
+    @property
+    def is_main(self) -> bool:
+        return self.rank == 0
+
+
+def distributed_context(device_type: str = "cpu") -> DistContext:
+    """Rank/world size of this process; joins the process group if torchrun launched it.
+
+    With WORLD_SIZE > 1 in the environment and no process group yet, this calls
+    `init_process_group` (nccl for CUDA, gloo for CPU) from the torchrun env
+    variables. An already initialised group is used as it is.
+    """
+    if dist.is_available() and dist.is_initialized():
+        local = int(os.environ.get("LOCAL_RANK", dist.get_rank()))
+        return DistContext(dist.get_rank(), local, dist.get_world_size())
+    world_size = int(os.environ.get("WORLD_SIZE", "1"))
+    if world_size <= 1:
+        return DistContext()
+    if not dist.is_available():
+        raise RuntimeError(f"WORLD_SIZE={world_size} but this torch build has no torch.distributed")
+    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+    if device_type == "cuda":
+        torch.cuda.set_device(local_rank)  # before init, so NCCL binds the right GPU
+    dist.init_process_group(backend="nccl" if device_type == "cuda" else "gloo")
+    return DistContext(dist.get_rank(), local_rank, dist.get_world_size())
+
+
+def is_main_process() -> bool:
+    """True on rank 0, and in any non-distributed process."""
+    if dist.is_available() and dist.is_initialized():
+        return dist.get_rank() == 0
+    return int(os.environ.get("RANK", "0")) == 0
+
+
+def _mean_over_ranks(values: Tensor, ctx: DistContext) -> Tensor:
+    if ctx.is_distributed:
+        values = values.clone()
+        dist.all_reduce(values, op=dist.ReduceOp.SUM)  # gloo has no AVG
+        values /= ctx.world_size
+    return values
+
+
+def _gather_to_main(obj: Any, ctx: DistContext) -> list[Any] | None:
+    if not ctx.is_distributed:
+        return [obj]
+    gathered: list[Any] | None = [None] * ctx.world_size if ctx.is_main else None
+    dist.gather_object(obj, gathered, dst=0)
+    return gathered
+
+
+# --------------------------------------------------------------------------- optimizer + schedule
+
+
+def param_groups(model: nn.Module, weight_decay: float) -> list[dict[str, Any]]:
+    """AdamW groups: decay 2-D+ weights; never decay biases, norms, 1-D params or `no_weight_decay()` names.
+
+    `model.no_weight_decay()` may return full parameter names ("pos_embed") or
+    module prefixes ("pos_embed" also covers "pos_embed.weight"). A parameter
+    reachable under several names (tied embeddings) appears once, under its
+    first name, and is excluded from decay if any of its names is listed.
+    Frozen parameters (requires_grad=False) are left out.
+    """
+    module = model.module if isinstance(model, DistributedDataParallel) else model
+    hook = getattr(module, "no_weight_decay", None)
+    skip = set(hook()) if callable(hook) else set()
+
+    def listed(name: str) -> bool:
+        return any(name == s or name.startswith(s + ".") for s in skip)
+
+    names: dict[int, list[str]] = {}
+    params: dict[int, nn.Parameter] = {}  # insertion-ordered: group order is stable across runs
+    for name, p in module.named_parameters(remove_duplicate=False):
+        if p.requires_grad:
+            params.setdefault(id(p), p)
+            names.setdefault(id(p), []).append(name)
+
+    decay: dict[str, nn.Parameter] = {}
+    no_decay: dict[str, nn.Parameter] = {}
+    for key, p in params.items():
+        all_names = names[key]
+        exempt = p.ndim < 2 or any(n.endswith(".bias") or listed(n) for n in all_names)
+        (no_decay if exempt else decay)[all_names[0]] = p
+    if not params:
+        raise ValueError(f"{type(module).__name__} has no trainable parameters")
+    groups = [
+        {"params": list(decay.values()), "param_names": list(decay), "weight_decay": weight_decay},
+        {"params": list(no_decay.values()), "param_names": list(no_decay), "weight_decay": 0.0},
+    ]
+    return [g for g in groups if g["params"]]
+
+
+def lr_factor(step: int, *, warmup_steps: int, total_steps: int, min_lr_ratio: float) -> float:
+    """Multiplier of the peak lr for the update that completes step `step` (1-based).
+
+    Linear warmup from 0 reaching 1 at `warmup_steps`, then cosine decay reaching
+    `min_lr_ratio` at `total_steps` (and staying there). step 0 gives 0 with warmup.
+    """
+    if step < warmup_steps:
+        return step / warmup_steps
+    progress = min(1.0, (step - warmup_steps) / max(1, total_steps - warmup_steps))
+    return min_lr_ratio + (1.0 - min_lr_ratio) * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+class WarmupCosine:
+    """LambdaLR schedule. A class, not a lambda, so LambdaLR.state_dict() saves its settings."""
+
+    def __init__(self, warmup_steps: int, total_steps: int, min_lr_ratio: float) -> None:
+        self.warmup_steps = warmup_steps
+        self.total_steps = total_steps
+        self.min_lr_ratio = min_lr_ratio
+
+    def __call__(self, index: int) -> float:
+        # LambdaLR passes the number of scheduler.step() calls so far (0 for the
+        # first update); shifting by one means no update is wasted at lr 0 and
+        # the last one uses the floor exactly.
+        return lr_factor(
+            index + 1, warmup_steps=self.warmup_steps, total_steps=self.total_steps, min_lr_ratio=self.min_lr_ratio
+        )
+
+
+# --------------------------------------------------------------------------- batches, RNG
+
+
+def move_to_device(batch: Batch, device: torch.device) -> Batch:
+    """Move every tensor in a (nested) dict / list / tuple / namedtuple to `device`."""
+    if isinstance(batch, Tensor):
+        return batch.to(device, non_blocking=device.type == "cuda")
+    if isinstance(batch, Mapping):
+        return type(batch)({k: move_to_device(v, device) for k, v in batch.items()})
+    if isinstance(batch, tuple) and hasattr(batch, "_fields"):
+        return type(batch)(*(move_to_device(v, device) for v in batch))
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(move_to_device(v, device) for v in batch)
+    return batch
+
+
+def _count_batch(batch: Batch) -> tuple[int, Tensor | int | None]:
+    """(samples, tokens) of a batch; tokens is None when the batch holds no token ids.
+
+    Tokens: attention_mask.sum() if there is a mask (a tensor: no host sync
+    until logging), else input_ids.numel(); for tuple batches, an integer (B, T)
+    first element counts as token ids.
+    """
+    if isinstance(batch, Mapping):
+        ids, mask = batch.get("input_ids"), batch.get("attention_mask")
+        first = ids if isinstance(ids, Tensor) else next((v for v in batch.values() if isinstance(v, Tensor)), None)
+        samples = int(first.shape[0]) if first is not None and first.ndim else 1
+        if isinstance(mask, Tensor):
+            return samples, mask.sum()
+        return samples, ids.numel() if isinstance(ids, Tensor) else None
+    first = batch[0] if isinstance(batch, (list, tuple)) and batch else batch
+    if not isinstance(first, Tensor) or first.ndim == 0:
+        return 1, None
+    is_ids = first.ndim == 2 and not first.is_floating_point() and not first.is_complex()
+    return int(first.shape[0]), first.numel() if is_ids else None
+
+
+def _rng_state() -> dict[str, Any]:
+    # Plain types and tensors only: the checkpoint is loaded with weights_only=True.
+    version, internal, gauss_next = random.getstate()
+    state: dict[str, Any] = {
+        "torch": torch.get_rng_state(),
+        "python": {"version": version, "state": list(internal), "gauss_next": gauss_next},
+    }
+    try:
+        import numpy as np
+
+        _, keys, pos, has_gauss, cached = np.random.get_state()
+        state["numpy"] = {"keys": keys.tolist(), "pos": int(pos), "has_gauss": int(has_gauss), "cached": float(cached)}
+    except ImportError:
+        pass
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def _set_rng_state(state: Mapping[str, Any]) -> None:
+    torch.set_rng_state(state["torch"])
+    py = state["python"]
+    random.setstate((py["version"], tuple(py["state"]), py["gauss_next"]))
+    if "numpy" in state:
+        import numpy as np
+
+        s = state["numpy"]
+        np.random.set_state(("MT19937", np.array(s["keys"], dtype=np.uint32), s["pos"], s["has_gauss"], s["cached"]))
+    if "cuda" in state and torch.cuda.is_available() and len(state["cuda"]) == torch.cuda.device_count():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+@contextmanager
+def _preserved_rng() -> Iterator[None]:
+    state = _rng_state()
+    try:
+        yield
+    finally:
+        _set_rng_state(state)
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)  # also seeds every CUDA device
+    try:
+        import numpy as np
+
+        np.random.seed(seed % 2**32)
+    except ImportError:
+        pass
+
+
+def _autocast(device: torch.device, dtype: str) -> AbstractContextManager[Any]:
+    if dtype == "fp32":
+        return nullcontext()
+    return torch.autocast(device.type, dtype=torch.bfloat16 if dtype == "bf16" else torch.float16)
+
+
+def _split_loss(output: LossOutput) -> tuple[Tensor, Mapping[str, Any]]:
+    loss, metrics = output if isinstance(output, tuple) else (output, {})
+    if not isinstance(loss, Tensor) or loss.numel() != 1:
+        got = f"a tensor of shape {tuple(loss.shape)}" if isinstance(loss, Tensor) else type(loss).__name__
+        raise TypeError(f"loss_fn must return a scalar loss tensor or (loss, metrics); got {got}")
+    return loss.reshape(()), metrics
+
+
+# --------------------------------------------------------------------------- evaluation, metrics, plot
+
+
+def make_eval_fn(
+    data: BatchStreamLike, loss_fn: Callable[[nn.Module, Batch], LossOutput], num_batches: int, perplexity: bool = False
+) -> Callable[[nn.Module], dict[str, float]]:
+    """An eval_fn averaging loss_fn (and its metrics) over `num_batches` batches of `data`.
+
+    The stream is rewound to its current position before every evaluation, so
+    each eval sees the same batches and numbers are comparable across steps.
+    With `perplexity=True` it also reports ppl = exp(loss) (token-level CE losses).
+    """
+    if num_batches < 1:
+        raise ValueError(f"make_eval_fn: num_batches={num_batches!r}, expected >= 1")
+    start = copy.deepcopy(data.state_dict())
+
+    def eval_fn(model: nn.Module) -> dict[str, float]:
+        data.load_state_dict(copy.deepcopy(start))
+        device = next(model.parameters()).device
+        sums: dict[str, float] = {}
+        for _ in range(num_batches):
+            loss, metrics = _split_loss(loss_fn(model, move_to_device(next(data), device)))
+            for name, value in {"loss": loss, **metrics}.items():
+                sums[name] = sums.get(name, 0.0) + float(value)
+        result = {name: total / num_batches for name, total in sums.items()}
+        if perplexity:
+            result["ppl"] = math.exp(min(result["loss"], 80.0))  # cap: exp overflows past ~709
+        return result
+
+    return eval_fn
+
+
+def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) -> None:
+    """Write a PNG of train loss (and eval loss, if any) against step, atomically."""
+    from matplotlib.figure import Figure  # Agg via Figure.savefig; no pyplot global state
+
+    train = [(r["step"], r["loss"]) for r in records if r.get("split") == "train" and "loss" in r]
+    evals = [(r["step"], r["eval_loss"]) for r in records if r.get("split") == "eval" and "eval_loss" in r]
+    fig = Figure(figsize=(7, 4), dpi=100)
+    ax = fig.add_subplot()
+    if train:
+        ax.plot(*zip(*train), label="train", linewidth=1)
+    if evals:
+        ax.plot(*zip(*evals), "o-", label="eval", markersize=3)
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss")
+    ax.grid(alpha=0.3)
+    if train or evals:
+        ax.legend()
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    atomic_write(path, lambda f: f.write(buffer.getvalue()))
+
+
+class _MetricsLog:
+    """metrics.jsonl writer (rank 0) plus the in-memory history (every rank)."""
+
+    def __init__(self, path: Path, enabled: bool, resume_step: int | None) -> None:
+        self.records: list[dict[str, Any]] = []
+        self.file = None
+        if not enabled:
+            return
+        if resume_step is not None and path.exists():
+            # Keep the records up to the checkpoint; later ones belong to steps
+            # that are about to be redone. A torn last line from a crash is dropped.
+            for line in path.read_text().splitlines():
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(record, dict) and record.get("step", math.inf) <= resume_step:
+                    self.records.append(record)
+        atomic_write_text(path, "".join(json.dumps(r) + "\n" for r in self.records))
+        self.file = open(path, "a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+        if self.file is not None:
+            self.file.write(json.dumps(record) + "\n")
+            self.file.flush()  # a crash loses at most the line being written
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+# Settings that shape the trajectory; a resume that changes them gets a warning.
+_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio",
+                      "grad_clip", "grad_accum", "dtype", "seed")
+
+
+def _model_config(model: nn.Module) -> dict[str, Any] | None:
+    config = getattr(model, "config", None)
+    if config is None or not dataclasses.is_dataclass(config) or isinstance(config, type):
+        return None
+    # JSON round trip: only plain types survive, as weights_only loading requires.
+    return {"class": type(config).__name__, "values": json.loads(json.dumps(dataclasses.asdict(config), default=str))}
+
+
+def _resume(
+    path: Path,
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    scaler: torch.amp.GradScaler | None,
+    data: Any,
+    config: TrainConfig,
+    ctx: DistContext,
+) -> tuple[int, float]:
+    """Restore everything from `path`; returns (step, elapsed seconds before this run)."""
+    ckpt = load_torch_checkpoint(path)
+    if not isinstance(ckpt, dict) or ckpt.get("format") != _FORMAT:
+        keys = sorted(ckpt) if isinstance(ckpt, dict) else type(ckpt).__name__
+        raise CorruptCheckpointError(f"{str(path)!r} is not a zoo training checkpoint (found {keys})")
+    check_state_dict(model, ckpt["model"], path)
+    model.load_state_dict(ckpt["model"])
+    try:
+        optimizer.load_state_dict(ckpt["optimizer"])
+    except (ValueError, KeyError) as error:
+        raise CheckpointMismatchError(
+            f"{str(path)!r}: the saved optimizer state does not fit this model's parameter groups ({error}); "
+            "did the trainable parameters or no_weight_decay() change?"
+        ) from error
+    scheduler.load_state_dict(ckpt["scheduler"])
+    if scaler is not None and ckpt.get("scaler"):
+        scaler.load_state_dict(ckpt["scaler"])
+
+    saved = ckpt.get("config") or {}
+    changed = {k: (saved.get(k), getattr(config, k)) for k in _TRAJECTORY_FIELDS
+               if k in saved and saved[k] != getattr(config, k)}
+    if changed and ctx.is_main:
+        warnings.warn(
+            f"resuming {str(path)!r} with settings that differ from the checkpoint (saved, now): {changed}. "
+            "Optimizer hyper-parameters and the LR schedule come from the checkpoint; "
+            "steps, grad_clip, grad_accum and dtype follow the new config.",
+            stacklevel=3,
+        )
+
+    if ckpt["world_size"] != ctx.world_size:
+        warnings.warn(
+            f"{str(path)!r} was written with world_size={ckpt['world_size']}, this run has {ctx.world_size}: "
+            "model and optimizer resume, but data positions and RNG streams cannot be restored exactly",
+            stacklevel=3,
+        )
+        _seed_everything(config.seed + ctx.rank + ckpt["step"])
+    else:
+        data_state = ckpt["data"][ctx.rank]
+        if data_state is not None and hasattr(data, "load_state_dict"):
+            data.load_state_dict(data_state)
+        elif data_state is not None:
+            warnings.warn("the data stream has no load_state_dict(): it restarts from its beginning", stacklevel=3)
+        _set_rng_state(ckpt["rng"][ctx.rank])
+    return int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
+
+
+def _save(
+    path: Path,
+    step: int,
+    elapsed: float,
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    scaler: torch.amp.GradScaler | None,
+    data: Any,
+    config: TrainConfig,
+    ctx: DistContext,
+) -> None:
+    # Collectives first (every rank takes part), then rank 0 writes.
+    state_fn = getattr(data, "state_dict", None)
+    data_states = _gather_to_main(state_fn() if callable(state_fn) else None, ctx)
+    rng_states = _gather_to_main(_rng_state(), ctx)
+    if not ctx.is_main:
+        return
+    atomic_torch_save(
+        {
+            "format": _FORMAT,
+            "step": step,
+            "elapsed": elapsed,
+            "world_size": ctx.world_size,
+            "model": model.state_dict(),
+            "model_config": _model_config(model),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "scaler": scaler.state_dict() if scaler is not None else None,
+            "data": data_states,
+            "rng": rng_states,
+            "config": config.to_dict(),
+        },
+        path,
+    )
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def _resolve_device_type(name: str) -> str:
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"TrainConfig.device={name!r} but CUDA is not available; use 'cpu' or 'auto'")
+    return name.split(":")[0]
+
+
+def train(
+    model: nn.Module,
+    data: BatchStreamLike,
+    loss_fn: Callable[[nn.Module, Batch], LossOutput],
+    config: TrainConfig,
+    eval_fn: Callable[[nn.Module], Mapping[str, Any]] | None = None,
+) -> TrainResult:
+    """Train `model` for `config.steps` optimizer steps (see the module docstring for the contracts)."""
+    from tqdm.auto import tqdm
+
+    t_start = time.perf_counter()
+    device_type = _resolve_device_type(config.device)
+    ctx = distributed_context(device_type)
+    if device_type == "cuda":
+        index = ctx.local_rank if ctx.is_distributed else (
+            int(config.device.split(":")[1]) if ":" in config.device else torch.cuda.current_device())
+        device = torch.device("cuda", index)
+    else:
+        device = torch.device("cpu")
+    if config.dtype == "fp16" and device.type != "cuda":
+        raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
+
+    out = Path(config.out)
+    ckpt_path = out / CHECKPOINT_NAME
+    if ctx.is_main:
+        out.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out / CONFIG_NAME, json.dumps(config.to_dict(), indent=2) + "\n")
+
+    raw = model.module if isinstance(model, DistributedDataParallel) else model
+    raw.to(device)
+    if ctx.is_distributed and not isinstance(model, DistributedDataParallel):
+        model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
+    trainable = [p for p in raw.parameters() if p.requires_grad]
+
+    optimizer = torch.optim.AdamW(
+        param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas, eps=config.eps,
+        fused=device.type == "cuda" or None,
+    )
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio))
+    scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
+
+    step, elapsed_before = 0, 0.0
+    if config.resume and ckpt_path.exists():
+        step, elapsed_before = _resume(ckpt_path, raw, optimizer, scheduler, scaler, data, config, ctx)
+    else:
+        if ctx.is_main and ckpt_path.exists():
+            warnings.warn(f"resume=False: {str(ckpt_path)!r} will be overwritten by this run", stacklevel=2)
+        _seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
+
+    log = _MetricsLog(out / METRICS_NAME, ctx.is_main, step if config.resume else None)
+    bar = tqdm(total=config.steps, initial=step, disable=None if (config.progress and ctx.is_main) else True,
+               dynamic_ncols=True, desc="train")
+    elapsed = lambda: elapsed_before + time.perf_counter() - t_start  # noqa: E731
+    last_loss: float | None = None
+    last_eval: dict[str, float] = {}
+    saved_step = step if config.resume and ckpt_path.exists() else -1
+    t_window, samples_window, tokens_window, counts_tokens = time.perf_counter(), 0, 0, True
+
+    def evaluate() -> None:
+        nonlocal last_eval
+        raw.eval()
+        with _preserved_rng(), torch.no_grad(), _autocast(device, config.dtype):
+            metrics = dict(eval_fn(raw))
+        raw.train()
+        names = sorted(metrics)
+        values = _mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
+                                                device=device), ctx).tolist()
+        last_eval = dict(zip(names, values))
+        log.write({"split": "eval", "step": step, "elapsed": elapsed(),
+                   **{f"eval_{k}": v for k, v in last_eval.items()}})
+
+    def save() -> None:
+        nonlocal saved_step
+        _save(ckpt_path, step, elapsed(), raw, optimizer, scheduler, scaler, data, config, ctx)
+        if ctx.is_main:
+            plot_losses(log.records, out / PLOT_NAME)
+        saved_step = step
+
+    def due(every: int) -> bool:
+        return step == config.steps or (every > 0 and step % every == 0)
+
+    try:
+        raw.train()
+        while step < config.steps:
+            loss_sum = torch.zeros((), device=device)
+            metric_sums: dict[str, Tensor] = {}
+            for micro in range(config.grad_accum):
+                try:
+                    batch = next(data)
+                except StopIteration:
+                    raise RuntimeError(f"the data stream ran out at step {step + 1}; "
+                                       "training streams must be infinite (cycle over epochs)") from None
+                samples, tokens = _count_batch(batch)
+                samples_window += samples
+                counts_tokens = counts_tokens and tokens is not None
+                tokens_window = tokens_window + (tokens if tokens is not None else 0)
+                batch = move_to_device(batch, device)
+                # DDP all-reduces gradients in backward; only the last micro-batch needs it.
+                last_micro = micro == config.grad_accum - 1
+                sync = model.no_sync() if ctx.is_distributed and not last_micro else nullcontext()
+                with sync:
+                    with _autocast(device, config.dtype):
+                        loss, metrics = _split_loss(loss_fn(model, batch))
+                    # Dividing makes the summed gradients those of the mean loss over grad_accum batches.
+                    scaled = loss.float() / config.grad_accum
+                    (scaler.scale(scaled) if scaler is not None else scaled).backward()
+                loss_sum += loss.detach().float()
+                for name, value in metrics.items():
+                    v = value.detach().float() if isinstance(value, Tensor) else torch.tensor(float(value))
+                    metric_sums[name] = metric_sums.get(name, 0.0) + v.to(device)
+
+            if scaler is not None:
+                scaler.unscale_(optimizer)  # clip the true gradients, not the scaled ones
+            if config.grad_clip:
+                grad_norm = torch.nn.utils.clip_grad_norm_(trainable, config.grad_clip)
+            else:
+                grad_norm = torch.nn.utils.get_total_norm([p.grad for p in trainable if p.grad is not None])
+            lr = scheduler.get_last_lr()[0]
+            if scaler is not None:
+                scaler.step(optimizer)  # skips the update if gradients overflowed
+                scaler.update()
+            else:
+                optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            scheduler.step()
+            step += 1
+            bar.update(1)
+
+            if due(config.log_every):
+                names = sorted(metric_sums)
+                stacked = torch.stack([loss_sum, *(metric_sums[k] for k in names)]) / config.grad_accum
+                values = _mean_over_ranks(stacked, ctx).tolist()
+                last_loss = values[0]
+                if not math.isfinite(last_loss) and scaler is None:
+                    raise FloatingPointError(f"training loss is {last_loss} at step {step}")
+                now = time.perf_counter()
+                rate = ctx.world_size / max(now - t_window, 1e-9)  # assumes equal shards per rank
+                record: dict[str, Any] = {"split": "train", "step": step, "loss": last_loss, "lr": lr,
+                                          "grad_norm": float(grad_norm), "samples_per_s": samples_window * rate}
+                if counts_tokens:
+                    record["tokens_per_s"] = float(tokens_window) * rate
+                record["elapsed"] = elapsed()
+                for name, value in zip(names, values[1:]):
+                    record[name if name not in record else f"train_{name}"] = value
+                log.write(record)
+                bar.set_postfix(loss=f"{last_loss:.4f}", lr=f"{lr:.2e}")
+                t_window, samples_window, tokens_window, counts_tokens = now, 0, 0, True
+
+            if eval_fn is not None and due(config.eval_every):
+                evaluate()
+            if due(config.save_every):
+                save()
+
+        # Resumed at (or past) the end: nothing trained, but report the final state.
+        if eval_fn is not None and not last_eval:
+            evaluate()
+        if saved_step != step:
+            save()
+        elif ctx.is_main:
+            plot_losses(log.records, out / PLOT_NAME)
+        if ctx.is_distributed:
+            dist.barrier()  # nobody returns (and reads OUT) before rank 0 has written it
+    finally:
+        bar.close()
+        log.close()
+
+    return TrainResult(step=step, train_loss=last_loss, eval_metrics=last_eval,
+                       history=list(log.records), wall_time=time.perf_counter() - t_start)
