@@ -154,13 +154,14 @@ class MultiHeadAttention(nn.Module):
 
     Built by composition: `rope` (a RotaryEmbedding or None) and `kv_cache`
     (set by `Transformer.setup_cache`) are plugged in, not switched by flags.
-    Self-attention when `context` is None, cross-attention to `context` otherwise.
+    With cross=True it attends to `context` (the encoder output), whose keys and
+    values a CrossKVCache keeps after the first decoding step.
     """
 
     def __init__(self, dim: int, num_heads: int, num_kv_heads: int | None = None, head_dim: int | None = None,
                  *, bias: bool = True, k_bias: bool | None = None, out_bias: bool | None = None,
-                 kv_dim: int | None = None, rope: nn.Module | None = None, dropout: float = 0.0,
-                 backend: str = "auto"):
+                 kv_dim: int | None = None, cross: bool = False, rope: nn.Module | None = None,
+                 dropout: float = 0.0, backend: str = "auto"):
         super().__init__()
         self.num_heads = num_heads
         self.num_kv_heads = num_kv_heads or num_heads
@@ -173,6 +174,7 @@ class MultiHeadAttention(nn.Module):
         self.k_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
         self.v_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
         self.o_proj = nn.Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
+        self.cross = cross
         self.rope = rope
         self.dropout = dropout
         self.backend = backend
@@ -192,7 +194,7 @@ class MultiHeadAttention(nn.Module):
         """
         b, t, _ = x.shape
         q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
-        if context is None:
+        if not self.cross:
             k = self._heads(self.k_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             v = self._heads(self.v_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             if self.rope is not None:
@@ -202,6 +204,8 @@ class MultiHeadAttention(nn.Module):
         elif self.kv_cache is not None and self.kv_cache.filled:
             k, v = self.kv_cache.k, self.kv_cache.v  # encoder keys computed once per input
         else:
+            if context is None:
+                raise ValueError("cross-attention needs `context` (the encoder output) until its cache is filled")
             k = self._heads(self.k_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
             v = self._heads(self.v_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
             if self.kv_cache is not None:

