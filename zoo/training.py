@@ -8,13 +8,11 @@ cosine decay to a floor, gradient accumulation (DDP `no_sync` on all but the
 last micro-batch), global-norm clipping, bf16 autocast (CPU and CUDA) or fp16
 with a GradScaler (CUDA), and DistributedDataParallel when launched by torchrun.
 
-What makes a run reproducible across interruptions: the checkpoint holds the
-model, optimizer, scheduler, scaler, step, every RNG (torch CPU/CUDA, numpy,
-python) and the data stream position, per rank. A run killed after step k and
-resumed produces bit-for-bit the same losses as one that never stopped (on the
-same device; tests/zoo/test_training.py checks this). Evaluation runs with the
-RNG state saved and restored around it, so how often you evaluate cannot change
-the training trajectory.
+Resumable exactly: the checkpoint (format in zoo/checkpoint.py) holds model,
+optimizer, scheduler, scaler, step, every RNG and the data position, per rank,
+so a run killed after step k and resumed gives bit-for-bit the losses of one
+that never stopped (same device; the tests check it). Evaluation runs with the
+RNG saved and restored around it, so eval frequency cannot change training.
 
 Contracts the engine relies on:
 - `data`: `next(data)` gives a batch (a tensor, a dict or a tuple/list of them);
@@ -44,11 +42,10 @@ import io
 import json
 import math
 import os
-import random
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -59,35 +56,23 @@ from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
 from zoo.checkpoint import (
-    CheckpointMismatchError,
-    CorruptCheckpointError,
-    atomic_torch_save,
+    MetricsLog,
     atomic_write,
     atomic_write_text,
-    check_state_dict,
-    load_torch_checkpoint,
+    preserved_rng,
+    restore_training_state,
+    rng_state,
+    save_training_state,
+    seed_everything,
 )
 
-__all__ = [
-    "TrainConfig",
-    "TrainResult",
-    "DistContext",
-    "distributed_context",
-    "is_main_process",
-    "param_groups",
-    "lr_factor",
-    "WarmupCosine",
-    "move_to_device",
-    "make_eval_fn",
-    "plot_losses",
-    "train",
-]
+__all__ = ["TrainConfig", "TrainResult", "DistContext", "distributed_context", "is_main_process", "param_groups",
+           "lr_factor", "WarmupCosine", "move_to_device", "make_eval_fn", "plot_losses", "train"]
 
 CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
 PLOT_NAME = "loss.png"
 CONFIG_NAME = "train_config.json"
-_FORMAT = "zoo.training/1"
 
 Batch = Any
 LossOutput = Tensor | tuple[Tensor, Mapping[str, Any]]
@@ -104,11 +89,8 @@ class BatchStreamLike(Protocol):
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Runtime options of one training run (saved as train_config.json and in the checkpoint).
-
-    Steps count optimizer updates; each consumes `grad_accum` batches.
-    `eval_every` / `save_every` / `log_every` of 0 mean "only at the end".
-    """
+    """Runtime options of one run (saved as train_config.json and in the checkpoint). `steps` counts
+    optimizer updates of `grad_accum` batches each; `*_every` of 0 means "only at the end"."""
 
     steps: int = 1000
     lr: float = 3e-4
@@ -134,30 +116,23 @@ class TrainConfig:
         object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
         object.__setattr__(self, "out", str(self.out))
 
-        def bad(name: str, expected: str) -> ValueError:
-            return ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
-
-        if self.steps < 1:
-            raise bad("steps", "an integer >= 1")
-        if self.lr <= 0:
-            raise bad("lr", "a positive float")
-        if not 0 <= self.warmup_steps <= self.steps:
-            raise bad("warmup_steps", f"0 <= warmup_steps <= steps ({self.steps})")
-        if not 0.0 <= self.min_lr_ratio <= 1.0:
-            raise bad("min_lr_ratio", "a float in [0, 1]")
-        if self.grad_accum < 1:
-            raise bad("grad_accum", "an integer >= 1")
-        if self.grad_clip is not None and self.grad_clip < 0:
-            raise bad("grad_clip", "None, 0 (off) or a positive max norm")
-        if len(self.betas) != 2:
-            raise bad("betas", "two floats")
-        if self.dtype not in ("fp32", "bf16", "fp16"):
-            raise bad("dtype", "'fp32', 'bf16' or 'fp16'")
-        if not (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:")):
-            raise bad("device", "'cpu', 'cuda', 'cuda:N' or 'auto'")
-        for name in ("eval_every", "log_every", "save_every", "eval_batches"):
-            if getattr(self, name) < 0:
-                raise bad(name, "an integer >= 0")
+        checks = {  # field: (valid?, what was expected)
+            "steps": (self.steps >= 1, "an integer >= 1"),
+            "lr": (self.lr > 0, "a positive float"),
+            "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
+            "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
+            "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
+            "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
+            "betas": (len(self.betas) == 2, "two floats"),
+            "dtype": (self.dtype in ("fp32", "bf16", "fp16"), "'fp32', 'bf16' or 'fp16'"),
+            "device": (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:"),
+                       "'cpu', 'cuda', 'cuda:N' or 'auto'"),
+            **{name: (getattr(self, name) >= 0, "an integer >= 0")
+               for name in ("eval_every", "log_every", "save_every", "eval_batches")},
+        }
+        for name, (ok, expected) in checks.items():
+            if not ok:
+                raise ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -231,8 +206,7 @@ def _mean_over_ranks(values: Tensor, ctx: DistContext) -> Tensor:
     if ctx.is_distributed:
         values = values.clone()
         dist.all_reduce(values, op=dist.ReduceOp.SUM)  # gloo has no AVG
-        values /= ctx.world_size
-    return values
+    return values / ctx.world_size
 
 
 def _gather_to_main(obj: Any, ctx: DistContext) -> list[Any] | None:
@@ -308,12 +282,11 @@ class WarmupCosine:
         # LambdaLR passes the number of scheduler.step() calls so far (0 for the
         # first update); shifting by one means no update is wasted at lr 0 and
         # the last one uses the floor exactly.
-        return lr_factor(
-            index + 1, warmup_steps=self.warmup_steps, total_steps=self.total_steps, min_lr_ratio=self.min_lr_ratio
-        )
+        return lr_factor(index + 1, warmup_steps=self.warmup_steps, total_steps=self.total_steps,
+                         min_lr_ratio=self.min_lr_ratio)
 
 
-# --------------------------------------------------------------------------- batches, RNG
+# --------------------------------------------------------------------------- batches, seeds
 
 
 def move_to_device(batch: Batch, device: torch.device) -> Batch:
@@ -330,12 +303,8 @@ def move_to_device(batch: Batch, device: torch.device) -> Batch:
 
 
 def _count_batch(batch: Batch) -> tuple[int, Tensor | int | None]:
-    """(samples, tokens) of a batch; tokens is None when the batch holds no token ids.
-
-    Tokens: attention_mask.sum() if there is a mask (a tensor: no host sync
-    until logging), else input_ids.numel(); for tuple batches, an integer (B, T)
-    first element counts as token ids.
-    """
+    """(samples, tokens); tokens: attention_mask.sum() (a tensor: no host sync until logging), else
+    input_ids.numel(), else an integer (B, T) first tuple element's numel, else None (no token ids)."""
     if isinstance(batch, Mapping):
         ids, mask = batch.get("input_ids"), batch.get("attention_mask")
         first = ids if isinstance(ids, Tensor) else next((v for v in batch.values() if isinstance(v, Tensor)), None)
@@ -348,58 +317,6 @@ def _count_batch(batch: Batch) -> tuple[int, Tensor | int | None]:
         return 1, None
     is_ids = first.ndim == 2 and not first.is_floating_point() and not first.is_complex()
     return int(first.shape[0]), first.numel() if is_ids else None
-
-
-def _rng_state() -> dict[str, Any]:
-    # Plain types and tensors only: the checkpoint is loaded with weights_only=True.
-    version, internal, gauss_next = random.getstate()
-    state: dict[str, Any] = {
-        "torch": torch.get_rng_state(),
-        "python": {"version": version, "state": list(internal), "gauss_next": gauss_next},
-    }
-    try:
-        import numpy as np
-
-        _, keys, pos, has_gauss, cached = np.random.get_state()
-        state["numpy"] = {"keys": keys.tolist(), "pos": int(pos), "has_gauss": int(has_gauss), "cached": float(cached)}
-    except ImportError:
-        pass
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
-        state["cuda"] = torch.cuda.get_rng_state_all()
-    return state
-
-
-def _set_rng_state(state: Mapping[str, Any]) -> None:
-    torch.set_rng_state(state["torch"])
-    py = state["python"]
-    random.setstate((py["version"], tuple(py["state"]), py["gauss_next"]))
-    if "numpy" in state:
-        import numpy as np
-
-        s = state["numpy"]
-        np.random.set_state(("MT19937", np.array(s["keys"], dtype=np.uint32), s["pos"], s["has_gauss"], s["cached"]))
-    if "cuda" in state and torch.cuda.is_available() and len(state["cuda"]) == torch.cuda.device_count():
-        torch.cuda.set_rng_state_all(state["cuda"])
-
-
-@contextmanager
-def _preserved_rng() -> Iterator[None]:
-    state = _rng_state()
-    try:
-        yield
-    finally:
-        _set_rng_state(state)
-
-
-def _seed_everything(seed: int) -> None:
-    random.seed(seed)
-    torch.manual_seed(seed)  # also seeds every CUDA device
-    try:
-        import numpy as np
-
-        np.random.seed(seed % 2**32)
-    except ImportError:
-        pass
 
 
 def _autocast(device: torch.device, dtype: str) -> AbstractContextManager[Any]:
@@ -433,7 +350,7 @@ def make_eval_fn(
     start = copy.deepcopy(data.state_dict())
 
     def eval_fn(model: nn.Module) -> dict[str, float]:
-        data.load_state_dict(copy.deepcopy(start))
+        data.load_state_dict(copy.deepcopy(start))  # copy: a stream may mutate the tensors it is given
         device = next(model.parameters()).device
         sums: dict[str, float] = {}
         for _ in range(num_batches):
@@ -460,8 +377,7 @@ def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) 
         ax.plot(*zip(*train), label="train", linewidth=1)
     if evals:
         ax.plot(*zip(*evals), "o-", label="eval", markersize=3)
-    ax.set_xlabel("step")
-    ax.set_ylabel("loss")
+    ax.set(xlabel="step", ylabel="loss")
     ax.grid(alpha=0.3)
     if train or evals:
         ax.legend()
@@ -471,39 +387,6 @@ def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) 
     atomic_write(path, lambda f: f.write(buffer.getvalue()))
 
 
-class _MetricsLog:
-    """metrics.jsonl writer (rank 0) plus the in-memory history (every rank)."""
-
-    def __init__(self, path: Path, enabled: bool, resume_step: int | None) -> None:
-        self.records: list[dict[str, Any]] = []
-        self.file = None
-        if not enabled:
-            return
-        if resume_step is not None and path.exists():
-            # Keep the records up to the checkpoint; later ones belong to steps
-            # that are about to be redone. A torn last line from a crash is dropped.
-            for line in path.read_text().splitlines():
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(record, dict) and record.get("step", math.inf) <= resume_step:
-                    self.records.append(record)
-        atomic_write_text(path, "".join(json.dumps(r) + "\n" for r in self.records))
-        self.file = open(path, "a", encoding="utf-8")
-
-    def write(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-        if self.file is not None:
-            self.file.write(json.dumps(record) + "\n")
-            self.file.flush()  # a crash loses at most the line being written
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-
-
 # --------------------------------------------------------------------------- checkpoints
 
 # Settings that shape the trajectory; a resume that changes them gets a warning.
@@ -511,105 +394,23 @@ _TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_ste
                       "grad_clip", "grad_accum", "dtype", "seed")
 
 
-def _model_config(model: nn.Module) -> dict[str, Any] | None:
-    config = getattr(model, "config", None)
-    if config is None or not dataclasses.is_dataclass(config) or isinstance(config, type):
-        return None
-    # JSON round trip: only plain types survive, as weights_only loading requires.
-    return {"class": type(config).__name__, "values": json.loads(json.dumps(dataclasses.asdict(config), default=str))}
-
-
-def _resume(
-    path: Path,
-    model: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    scheduler: torch.optim.lr_scheduler.LRScheduler,
-    scaler: torch.amp.GradScaler | None,
-    data: Any,
-    config: TrainConfig,
-    ctx: DistContext,
-) -> tuple[int, float]:
+def _resume(path: Path, model: nn.Module, optimizer: Any, scheduler: Any, scaler: Any, data: Any,
+            config: TrainConfig, ctx: DistContext) -> tuple[int, float]:
     """Restore everything from `path`; returns (step, elapsed seconds before this run)."""
-    ckpt = load_torch_checkpoint(path)
-    if not isinstance(ckpt, dict) or ckpt.get("format") != _FORMAT:
-        keys = sorted(ckpt) if isinstance(ckpt, dict) else type(ckpt).__name__
-        raise CorruptCheckpointError(f"{str(path)!r} is not a zoo training checkpoint (found {keys})")
-    check_state_dict(model, ckpt["model"], path)
-    model.load_state_dict(ckpt["model"])
-    try:
-        optimizer.load_state_dict(ckpt["optimizer"])
-    except (ValueError, KeyError) as error:
-        raise CheckpointMismatchError(
-            f"{str(path)!r}: the saved optimizer state does not fit this model's parameter groups ({error}); "
-            "did the trainable parameters or no_weight_decay() change?"
-        ) from error
-    scheduler.load_state_dict(ckpt["scheduler"])
-    if scaler is not None and ckpt.get("scaler"):
-        scaler.load_state_dict(ckpt["scaler"])
-
+    ckpt = restore_training_state(path, model, optimizer, scheduler, scaler, data, ctx.rank, ctx.world_size)
     saved = ckpt.get("config") or {}
-    changed = {k: (saved.get(k), getattr(config, k)) for k in _TRAJECTORY_FIELDS
+    changed = {k: (saved[k], getattr(config, k)) for k in _TRAJECTORY_FIELDS
                if k in saved and saved[k] != getattr(config, k)}
     if changed and ctx.is_main:
-        warnings.warn(
-            f"resuming {str(path)!r} with settings that differ from the checkpoint (saved, now): {changed}. "
-            "Optimizer hyper-parameters and the LR schedule come from the checkpoint; "
-            "steps, grad_clip, grad_accum and dtype follow the new config.",
-            stacklevel=3,
-        )
-
+        warnings.warn(f"resuming {str(path)!r} with settings that differ from the checkpoint (saved, now): "
+                      f"{changed}. Optimizer hyper-parameters and the LR schedule come from the checkpoint; "
+                      "steps, grad_clip, grad_accum and dtype follow the new config.", stacklevel=3)
     if ckpt["world_size"] != ctx.world_size:
-        warnings.warn(
-            f"{str(path)!r} was written with world_size={ckpt['world_size']}, this run has {ctx.world_size}: "
-            "model and optimizer resume, but data positions and RNG streams cannot be restored exactly",
-            stacklevel=3,
-        )
-        _seed_everything(config.seed + ctx.rank + ckpt["step"])
-    else:
-        data_state = ckpt["data"][ctx.rank]
-        if data_state is not None and hasattr(data, "load_state_dict"):
-            data.load_state_dict(data_state)
-        elif data_state is not None:
-            warnings.warn("the data stream has no load_state_dict(): it restarts from its beginning", stacklevel=3)
-        _set_rng_state(ckpt["rng"][ctx.rank])
+        warnings.warn(f"{str(path)!r} was written with world_size={ckpt['world_size']}, this run has "
+                      f"{ctx.world_size}: model and optimizer resume, but data positions and RNG streams "
+                      "cannot be restored exactly", stacklevel=3)
+        seed_everything(config.seed + ctx.rank + ckpt["step"])
     return int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
-
-
-def _save(
-    path: Path,
-    step: int,
-    elapsed: float,
-    model: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    scheduler: torch.optim.lr_scheduler.LRScheduler,
-    scaler: torch.amp.GradScaler | None,
-    data: Any,
-    config: TrainConfig,
-    ctx: DistContext,
-) -> None:
-    # Collectives first (every rank takes part), then rank 0 writes.
-    state_fn = getattr(data, "state_dict", None)
-    data_states = _gather_to_main(state_fn() if callable(state_fn) else None, ctx)
-    rng_states = _gather_to_main(_rng_state(), ctx)
-    if not ctx.is_main:
-        return
-    atomic_torch_save(
-        {
-            "format": _FORMAT,
-            "step": step,
-            "elapsed": elapsed,
-            "world_size": ctx.world_size,
-            "model": model.state_dict(),
-            "model_config": _model_config(model),
-            "optimizer": optimizer.state_dict(),
-            "scheduler": scheduler.state_dict(),
-            "scaler": scaler.state_dict() if scaler is not None else None,
-            "data": data_states,
-            "rng": rng_states,
-            "config": config.to_dict(),
-        },
-        path,
-    )
 
 
 # --------------------------------------------------------------------------- the loop
@@ -636,12 +437,9 @@ def train(
     t_start = time.perf_counter()
     device_type = _resolve_device_type(config.device)
     ctx = distributed_context(device_type)
-    if device_type == "cuda":
-        index = ctx.local_rank if ctx.is_distributed else (
-            int(config.device.split(":")[1]) if ":" in config.device else torch.cuda.current_device())
-        device = torch.device("cuda", index)
-    else:
-        device = torch.device("cpu")
+    index = ctx.local_rank if ctx.is_distributed else (int(config.device[5:]) if ":" in config.device else None)
+    device = torch.device("cuda", torch.cuda.current_device() if index is None else index) \
+        if device_type == "cuda" else torch.device("cpu")
     if config.dtype == "fp16" and device.type != "cuda":
         raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
 
@@ -657,10 +455,8 @@ def train(
         model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
     trainable = [p for p in raw.parameters() if p.requires_grad]
 
-    optimizer = torch.optim.AdamW(
-        param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas, eps=config.eps,
-        fused=device.type == "cuda" or None,
-    )
+    optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
+                                  eps=config.eps, fused=device.type == "cuda" or None)
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio))
     scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
@@ -671,21 +467,21 @@ def train(
     else:
         if ctx.is_main and ckpt_path.exists():
             warnings.warn(f"resume=False: {str(ckpt_path)!r} will be overwritten by this run", stacklevel=2)
-        _seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
+        seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
 
-    log = _MetricsLog(out / METRICS_NAME, ctx.is_main, step if config.resume else None)
+    log = MetricsLog(out / METRICS_NAME, ctx.is_main, step if config.resume else None)
     bar = tqdm(total=config.steps, initial=step, disable=None if (config.progress and ctx.is_main) else True,
                dynamic_ncols=True, desc="train")
     elapsed = lambda: elapsed_before + time.perf_counter() - t_start  # noqa: E731
-    last_loss: float | None = None
+    last_loss: float | None = next((r["loss"] for r in reversed(log.records) if r.get("split") == "train"), None)
     last_eval: dict[str, float] = {}
     saved_step = step if config.resume and ckpt_path.exists() else -1
-    t_window, samples_window, tokens_window, counts_tokens = time.perf_counter(), 0, 0, True
+    t_window, samples_window, tokens_window = time.perf_counter(), 0, 0  # tokens_window None: not countable
 
     def evaluate() -> None:
         nonlocal last_eval
         raw.eval()
-        with _preserved_rng(), torch.no_grad(), _autocast(device, config.dtype):
+        with preserved_rng(), torch.no_grad(), _autocast(device, config.dtype):
             metrics = dict(eval_fn(raw))
         raw.train()
         names = sorted(metrics)
@@ -697,8 +493,14 @@ def train(
 
     def save() -> None:
         nonlocal saved_step
-        _save(ckpt_path, step, elapsed(), raw, optimizer, scheduler, scaler, data, config, ctx)
+        # Collectives first (every rank takes part), then rank 0 writes.
+        state_fn = getattr(data, "state_dict", None)
+        data_states = _gather_to_main(state_fn() if callable(state_fn) else None, ctx)
+        rng_states = _gather_to_main(rng_state(), ctx)
         if ctx.is_main:
+            save_training_state(ckpt_path, step=step, model=raw, optimizer=optimizer, scheduler=scheduler,
+                                scaler=scaler, data=data_states, rng=rng_states, elapsed=elapsed(),
+                                config=config.to_dict())
             plot_losses(log.records, out / PLOT_NAME)
         saved_step = step
 
@@ -718,8 +520,7 @@ def train(
                                        "training streams must be infinite (cycle over epochs)") from None
                 samples, tokens = _count_batch(batch)
                 samples_window += samples
-                counts_tokens = counts_tokens and tokens is not None
-                tokens_window = tokens_window + (tokens if tokens is not None else 0)
+                tokens_window = None if tokens is None or tokens_window is None else tokens_window + tokens
                 batch = move_to_device(batch, device)
                 # DDP all-reduces gradients in backward; only the last micro-batch needs it.
                 last_micro = micro == config.grad_accum - 1
@@ -763,19 +564,21 @@ def train(
                 rate = ctx.world_size / max(now - t_window, 1e-9)  # assumes equal shards per rank
                 record: dict[str, Any] = {"split": "train", "step": step, "loss": last_loss, "lr": lr,
                                           "grad_norm": float(grad_norm), "samples_per_s": samples_window * rate}
-                if counts_tokens:
+                if tokens_window is not None:
                     record["tokens_per_s"] = float(tokens_window) * rate
                 record["elapsed"] = elapsed()
                 for name, value in zip(names, values[1:]):
                     record[name if name not in record else f"train_{name}"] = value
                 log.write(record)
                 bar.set_postfix(loss=f"{last_loss:.4f}", lr=f"{lr:.2e}")
-                t_window, samples_window, tokens_window, counts_tokens = now, 0, 0, True
+                t_window, samples_window, tokens_window = now, 0, 0
 
+            t_pause = time.perf_counter()
             if eval_fn is not None and due(config.eval_every):
                 evaluate()
             if due(config.save_every):
                 save()
+            t_window += time.perf_counter() - t_pause  # throughput counts training time only
 
         # Resumed at (or past) the end: nothing trained, but report the final state.
         if eval_fn is not None and not last_eval:

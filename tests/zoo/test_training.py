@@ -1,0 +1,459 @@
+"""Contracts of the training engine (zoo/training.py) and atomic checkpoints (zoo/checkpoint.py).
+
+Everything runs on CPU with models of a few hundred parameters; the stream
+below implements the BatchStream protocol (next / state_dict / load_state_dict)
+so these tests do not depend on data/.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from zoo.checkpoint import (
+    CheckpointMismatchError,
+    CorruptCheckpointError,
+    atomic_torch_save,
+    atomic_write,
+    load_torch_checkpoint,
+)
+from zoo.training import (
+    TrainConfig,
+    WarmupCosine,
+    is_main_process,
+    lr_factor,
+    make_eval_fn,
+    param_groups,
+    train,
+)
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+class ShuffleStream:
+    """Infinite shuffled minibatches of (x, y) with its own generator: position and order are its state."""
+
+    def __init__(self, x: Tensor, y: Tensor, batch_size: int, seed: int = 0, shuffle: bool = True) -> None:
+        self.x, self.y, self.batch_size, self.shuffle = x, y, batch_size, shuffle
+        self.gen = torch.Generator().manual_seed(seed)
+        self.order: Tensor | None = None
+        self.pos = 0
+
+    def __iter__(self) -> ShuffleStream:
+        return self
+
+    def __next__(self) -> tuple[Tensor, Tensor]:
+        n = len(self.x)
+        if self.order is None or self.pos + self.batch_size > n:
+            self.order = torch.randperm(n, generator=self.gen) if self.shuffle else torch.arange(n)
+            self.pos = 0
+        idx = self.order[self.pos : self.pos + self.batch_size]
+        self.pos += self.batch_size
+        return self.x[idx], self.y[idx]
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"gen": self.gen.get_state(), "order": self.order, "pos": self.pos}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.gen.set_state(state["gen"])
+        self.order = None if state["order"] is None else state["order"].clone()
+        self.pos = state["pos"]
+
+
+class CrashAfter:
+    """Wraps a stream and raises after `limit` batches, like a job killed mid-run."""
+
+    def __init__(self, stream: ShuffleStream, limit: int) -> None:
+        self.stream, self.limit, self.count = stream, limit, 0
+
+    def __next__(self) -> tuple[Tensor, Tensor]:
+        if self.count == self.limit:
+            raise RuntimeError("simulated crash")
+        self.count += 1
+        return next(self.stream)
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.stream.state_dict()
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.stream.load_state_dict(state)
+
+
+def regression_data(n: int = 128, d_in: int = 8) -> tuple[Tensor, Tensor]:
+    g = torch.Generator().manual_seed(1234)
+    x = torch.randn(n, d_in, generator=g)
+    w = torch.randn(d_in, 1, generator=g)
+    return x, x @ w + 0.01 * torch.randn(n, 1, generator=g)
+
+
+def make_mlp(hidden: int = 32, dropout: float = 0.0, seed: int = 0) -> nn.Module:
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(8, hidden), nn.GELU(), nn.Dropout(dropout), nn.Linear(hidden, 1))
+
+
+def mse_loss(model: nn.Module, batch: tuple[Tensor, Tensor]) -> Tensor:
+    x, y = batch
+    return F.mse_loss(model(x), y)
+
+
+def config(tmp_path: Path, **overrides: Any) -> TrainConfig:
+    values: dict[str, Any] = dict(steps=6, lr=1e-2, device="cpu", out=str(tmp_path / "run"), progress=False,
+                                  eval_every=0, save_every=0)
+    values.update(overrides)
+    return TrainConfig(**values)
+
+
+def read_metrics(out: str | Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (Path(out) / "metrics.jsonl").read_text().splitlines()]
+
+
+def train_records(out: str | Path) -> list[dict[str, Any]]:
+    return [r for r in read_metrics(out) if r["split"] == "train"]
+
+
+@pytest.fixture(autouse=True)
+def _few_threads() -> None:
+    torch.set_num_threads(1)  # 2-core CI; tiny models gain nothing from more
+
+
+# ----------------------------------------------------------------------------- schedule, groups
+
+
+def test_lr_factor_warmup_then_cosine_to_floor() -> None:
+    f = lambda s: lr_factor(s, warmup_steps=10, total_steps=110, min_lr_ratio=0.1)  # noqa: E731
+    assert f(0) == 0.0
+    assert f(5) == pytest.approx(0.5)
+    assert f(10) == pytest.approx(1.0)
+    assert f(60) == pytest.approx(0.55)  # half-way through the cosine: (1 + 0.1) / 2
+    assert f(35) == pytest.approx(0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi / 4)))
+    assert f(110) == pytest.approx(0.1)
+    assert f(500) == pytest.approx(0.1)  # stays on the floor past the end
+    assert lr_factor(3, warmup_steps=0, total_steps=3, min_lr_ratio=0.0) == pytest.approx(0.0)
+
+    # Through LambdaLR: the k-th update (k = 1..steps) uses lr * lr_factor(k).
+    opt = torch.optim.AdamW([nn.Parameter(torch.zeros(2, 2))], lr=2.0)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, WarmupCosine(10, 110, 0.1))
+    used = []
+    for _ in range(110):
+        used.append(sched.get_last_lr()[0])
+        opt.step()
+        sched.step()
+    assert used[0] == pytest.approx(0.2) and used[9] == pytest.approx(2.0)
+    assert used[59] == pytest.approx(1.1) and used[109] == pytest.approx(0.2)
+    assert sched.state_dict()["lr_lambdas"][0] == {"warmup_steps": 10, "total_steps": 110, "min_lr_ratio": 0.1}
+
+
+class TinyLM(nn.Module):
+    """Embedding + learned positions + norm + tied head; no_weight_decay() as in timm."""
+
+    def __init__(self, vocab: int = 11, dim: int = 6, ctx: int = 4, exempt: tuple[str, ...] = ("pos_embed",)):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.pos_embed = nn.Parameter(torch.zeros(1, ctx, dim))
+        self.proj = nn.Linear(dim, dim)
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+        self.head.weight = self.embed.weight  # tied: one Parameter, two names
+        self.frozen = nn.Parameter(torch.ones(3, 3), requires_grad=False)
+        self.exempt = set(exempt)
+
+    def no_weight_decay(self) -> set[str]:
+        return self.exempt
+
+    def forward(self, ids: Tensor) -> Tensor:
+        return self.head(self.norm(self.proj(self.embed(ids) + self.pos_embed[:, : ids.shape[1]])))
+
+
+def test_param_groups_decay_split_and_tied_dedupe() -> None:
+    model = TinyLM()
+    groups = param_groups(model, weight_decay=0.1)
+    decay, no_decay = groups
+    assert decay["weight_decay"] == 0.1 and no_decay["weight_decay"] == 0.0
+    assert decay["param_names"] == ["embed.weight", "proj.weight"]  # head.weight is the same tensor
+    assert sorted(no_decay["param_names"]) == ["norm.bias", "norm.weight", "pos_embed", "proj.bias"]
+    every = [p for g in groups for p in g["params"]]
+    assert len(every) == len({id(p) for p in every}) == 6  # each trainable tensor exactly once, frozen left out
+    assert any(p is model.head.weight for p in decay["params"])
+
+    # Listing the tied tensor under its *second* name (a module prefix) exempts it too.
+    groups = param_groups(TinyLM(exempt=("pos_embed", "head")), weight_decay=0.1)
+    names = {g["weight_decay"]: g["param_names"] for g in groups}
+    assert names[0.1] == ["proj.weight"]
+    assert "embed.weight" in names[0.0] and "head.weight" not in names[0.0]
+
+    # The groups work as given, and torch keeps the names in its state dict.
+    opt = torch.optim.AdamW(param_groups(model, 0.1), lr=1e-3)
+    model(torch.tensor([[1, 2, 3]])).sum().backward()
+    opt.step()
+    assert opt.state_dict()["param_groups"][0]["param_names"] == ["embed.weight", "proj.weight"]
+
+
+def test_config_validation_names_the_field() -> None:
+    with pytest.raises(ValueError, match="grad_accum"):
+        TrainConfig(grad_accum=0)
+    with pytest.raises(ValueError, match="warmup_steps"):
+        TrainConfig(steps=5, warmup_steps=6)
+    with pytest.raises(ValueError, match="dtype"):
+        TrainConfig(dtype="fp8")
+    assert TrainConfig.from_dict(json.loads(json.dumps(TrainConfig(betas=(0.8, 0.9)).to_dict()))).betas == (0.8, 0.9)
+
+
+# ----------------------------------------------------------------------------- the loop
+
+
+def test_loss_decreases_on_learnable_task(tmp_path: Path) -> None:
+    x, y = regression_data()
+    cfg = config(tmp_path, steps=60, lr=3e-2, warmup_steps=5, weight_decay=0.0)
+    result = train(make_mlp(), ShuffleStream(x, y, 16), mse_loss, cfg)
+    losses = [r["loss"] for r in result.history if r["split"] == "train"]
+    assert len(losses) == 60 and result.step == 60
+    assert sum(losses[-5:]) / 5 < 0.1 * sum(losses[:5]) / 5
+    assert is_main_process()
+
+
+def test_grad_accumulation_equals_one_big_batch(tmp_path: Path) -> None:
+    x, y = regression_data(n=32)
+
+    def one_step(batch_size: int, accum: int, out: str) -> tuple[list[Tensor], nn.Module]:
+        model = make_mlp(seed=3)  # no dropout: both runs must see the same function
+        last_grad: dict[int, Tensor] = {}
+        for i, p in enumerate(model.parameters()):
+            # Fires after every backward; the last call sees the fully accumulated gradient.
+            p.register_post_accumulate_grad_hook(lambda p, i=i: last_grad.__setitem__(i, p.grad.clone()))
+        stream = ShuffleStream(x, y, batch_size, shuffle=False)
+        train(model, stream, mse_loss, config(tmp_path, steps=1, grad_accum=accum, grad_clip=None, out=out))
+        return [last_grad[i] for i in range(len(last_grad))], model
+
+    grads_accum, model_accum = one_step(batch_size=8, accum=2, out=str(tmp_path / "a"))
+    grads_big, model_big = one_step(batch_size=16, accum=1, out=str(tmp_path / "b"))
+    for g_a, g_b in zip(grads_accum, grads_big, strict=True):
+        torch.testing.assert_close(g_a, g_b, rtol=1e-5, atol=1e-6)
+    for p_a, p_b in zip(model_accum.parameters(), model_big.parameters()):
+        torch.testing.assert_close(p_a, p_b, rtol=1e-5, atol=1e-6)
+    [rec_a], [rec_b] = train_records(tmp_path / "a"), train_records(tmp_path / "b")
+    assert rec_a["loss"] == pytest.approx(rec_b["loss"], rel=1e-5)
+    assert rec_a["grad_norm"] == pytest.approx(rec_b["grad_norm"], rel=1e-5)
+    assert rec_a["samples_per_s"] > 0
+
+
+def test_stop_and_resume_reproduces_uninterrupted_run_exactly(tmp_path: Path) -> None:
+    x, y = regression_data()
+    ex, ey = regression_data(n=32)
+
+    def eval_fn(model: nn.Module) -> dict[str, float]:
+        torch.rand(7)  # eval consumes global RNG; the engine must not let that leak into training
+        return {"loss": F.mse_loss(model(ex), ey).item()}
+
+    def run(out: str, model_seed: int = 0, crash_after: int | None = None, resume: bool = False, **kw: Any) -> Any:
+        stream: Any = ShuffleStream(x, y, 8, seed=5)
+        if crash_after is not None:
+            stream = CrashAfter(stream, crash_after)
+        cfg = config(tmp_path, steps=8, grad_accum=2, warmup_steps=2, out=out, resume=resume, save_every=3, **kw)
+        model = make_mlp(dropout=0.3, seed=model_seed)
+        return train(model, stream, mse_loss, cfg, eval_fn=eval_fn if kw.get("eval_every") else None), model
+
+    full, model_full = run(str(tmp_path / "full"), eval_every=2)
+    out = str(tmp_path / "resumed")
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        run(out, crash_after=5 * 2, eval_every=2)  # dies fetching step 6's batches; last checkpoint: step 3
+    assert [r["step"] for r in train_records(out)] == [1, 2, 3, 4, 5]
+    assert load_torch_checkpoint(Path(out) / "checkpoint.pt")["step"] == 3
+
+    # Fresh model (other init) and fresh stream: weights, optimizer, RNG and data position come from the checkpoint.
+    resumed, model_resumed = run(out, model_seed=99, resume=True, eval_every=2)
+    assert resumed.step == 8
+    losses_full = [r["loss"] for r in train_records(tmp_path / "full")]
+    records = train_records(out)
+    assert [r["step"] for r in records] == list(range(1, 9))  # steps 4-5 of the crashed run were dropped
+    assert [r["loss"] for r in records] == losses_full  # bit-for-bit
+    assert [r["lr"] for r in records] == [r["lr"] for r in train_records(tmp_path / "full")]
+    evals = [(r["step"], r["eval_loss"]) for r in read_metrics(out) if r["split"] == "eval"]
+    assert evals == [(r["step"], r["eval_loss"]) for r in read_metrics(tmp_path / "full") if r["split"] == "eval"]
+    assert [s for s, _ in evals] == [2, 4, 6, 8]
+    for p_full, p_res in zip(model_full.parameters(), model_resumed.parameters()):
+        assert torch.equal(p_full, p_res)
+    assert resumed.train_loss == full.train_loss and resumed.eval_metrics == full.eval_metrics
+    assert [r["loss"] for r in resumed.history if r["split"] == "train"] == losses_full
+
+    # Evaluating (which draws random numbers) must not change the training trajectory either.
+    no_eval, _ = run(str(tmp_path / "no_eval"))
+    assert [r["loss"] for r in train_records(tmp_path / "no_eval")] == losses_full
+
+
+def test_metrics_jsonl_plot_and_config_files(tmp_path: Path) -> None:
+    x, y = regression_data()
+
+    def loss_with_metrics(model: nn.Module, batch: tuple[Tensor, Tensor]) -> tuple[Tensor, dict[str, Any]]:
+        pred = model(batch[0])
+        return F.mse_loss(pred, batch[1]), {"mae": (pred - batch[1]).abs().mean(), "const": 2.0}
+
+    eval_stream = ShuffleStream(*regression_data(n=32), 16, seed=9)
+    eval_fn = make_eval_fn(eval_stream, mse_loss, num_batches=2, perplexity=True)
+    cfg = config(tmp_path, steps=6, warmup_steps=2, eval_every=3, lr=1e-2)
+    result = train(make_mlp(), ShuffleStream(x, y, 8), loss_with_metrics, cfg, eval_fn=eval_fn)
+
+    out = Path(cfg.out)
+    train_lines = train_records(out)
+    assert [r["step"] for r in train_lines] == [1, 2, 3, 4, 5, 6]
+    for r in train_lines:
+        assert {"loss", "lr", "grad_norm", "samples_per_s", "elapsed", "mae", "const"} <= set(r)
+        assert math.isfinite(r["loss"]) and r["const"] == 2.0
+        assert r["lr"] == pytest.approx(1e-2 * lr_factor(r["step"], warmup_steps=2, total_steps=6, min_lr_ratio=0.1))
+    eval_lines = [r for r in read_metrics(out) if r["split"] == "eval"]
+    assert [r["step"] for r in eval_lines] == [3, 6]
+    assert eval_lines[-1]["eval_ppl"] == pytest.approx(math.exp(eval_lines[-1]["eval_loss"]))
+    assert result.eval_metrics["loss"] == eval_lines[-1]["eval_loss"]
+    assert result.train_loss == train_lines[-1]["loss"] and result.wall_time > 0
+
+    assert (out / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert TrainConfig.from_dict(json.loads((out / "train_config.json").read_text())) == cfg
+    ckpt = load_torch_checkpoint(out / "checkpoint.pt")
+    assert ckpt["step"] == 6 and ckpt["config"]["steps"] == 6 and ckpt["world_size"] == 1
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_token_throughput_from_dict_batches(tmp_path: Path) -> None:
+    class TokenStream:
+        def __init__(self) -> None:
+            self.gen = torch.Generator().manual_seed(0)
+
+        def __next__(self) -> dict[str, Tensor]:
+            return {"input_ids": torch.randint(0, 11, (4, 3), generator=self.gen)}
+
+        def state_dict(self) -> dict[str, Any]:
+            return {"gen": self.gen.get_state()}
+
+        def load_state_dict(self, state: dict[str, Any]) -> None:
+            self.gen.set_state(state["gen"])
+
+    def lm_loss(model: nn.Module, batch: dict[str, Tensor]) -> Tensor:
+        ids = batch["input_ids"]
+        return F.cross_entropy(model(ids).flatten(0, 1), ids.flatten())
+
+    train(TinyLM(), TokenStream(), lm_loss, config(tmp_path, steps=2))
+    assert all(r["tokens_per_s"] > r["samples_per_s"] > 0 for r in train_records(tmp_path / "run"))
+
+
+def test_bf16_autocast_on_cpu(tmp_path: Path) -> None:
+    x, y = regression_data()
+    seen: list[torch.dtype] = []
+
+    def loss_fn(model: nn.Module, batch: tuple[Tensor, Tensor]) -> Tensor:
+        pred = model(batch[0])
+        seen.append(pred.dtype)
+        return F.mse_loss(pred.float(), batch[1])
+
+    model = make_mlp()
+    result = train(model, ShuffleStream(x, y, 16), loss_fn, config(tmp_path, steps=4, dtype="bf16"))
+    assert seen and set(seen) == {torch.bfloat16}  # linear layers ran under autocast
+    assert all(p.dtype == torch.float32 for p in model.parameters())  # master weights stay fp32
+    assert result.train_loss is not None and math.isfinite(result.train_loss)
+    with pytest.raises(ValueError, match="fp16"):
+        train(make_mlp(), ShuffleStream(x, y, 16), mse_loss, config(tmp_path, steps=1, dtype="fp16"))
+
+
+# ----------------------------------------------------------------------------- checkpoints
+
+
+def test_corrupt_checkpoint_gives_clear_error_and_is_kept(tmp_path: Path) -> None:
+    x, y = regression_data()
+    cfg = config(tmp_path, steps=2)
+    train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, cfg)
+    path = Path(cfg.out) / "checkpoint.pt"
+    data = path.read_bytes()
+    for damaged in (data[: len(data) // 2], b"not a checkpoint at all"):
+        path.write_bytes(damaged)
+        with pytest.raises(CorruptCheckpointError, match="checkpoint.pt") as info:
+            train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=4, resume=True))
+        assert "corrupt or truncated" in str(info.value)
+        assert path.read_bytes() == damaged  # never deleted or overwritten
+
+
+def test_checkpoint_of_another_model_lists_mismatches(tmp_path: Path) -> None:
+    x, y = regression_data()
+    train(make_mlp(hidden=32), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=1))
+    other = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Dropout(0.0), nn.Linear(16, 1), nn.Linear(1, 1))
+    with pytest.raises(CheckpointMismatchError) as info:
+        train(other, ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=2, resume=True))
+    message = str(info.value)
+    assert "checkpoint.pt" in message
+    assert "0.weight: checkpoint (32, 8) vs model (16, 8)" in message
+    assert "missing in checkpoint (2)" in message and "4.weight" in message and "4.bias" in message
+
+
+def test_resume_without_checkpoint_starts_fresh(tmp_path: Path) -> None:
+    x, y = regression_data()
+    result = train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=2, resume=True))
+    assert result.step == 2 and len(train_records(tmp_path / "run")) == 2
+
+
+def test_atomic_write_keeps_previous_file_on_failure(tmp_path: Path) -> None:
+    path = tmp_path / "ckpt.pt"
+    atomic_torch_save({"w": torch.arange(3)}, path)
+
+    with pytest.raises(Exception):
+        atomic_torch_save({"w": lambda: None}, path)  # unpicklable: fails before touching the file
+
+    def half_then_fail(f: Any) -> None:
+        f.write(b"partial bytes")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write(path, half_then_fail)
+    assert torch.equal(load_torch_checkpoint(path)["w"], torch.arange(3))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt"]  # no temp files left behind
+
+
+# ----------------------------------------------------------------------------- distributed
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ddp_worker(rank: int, world_size: int, port: int, out: str) -> None:
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                      WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank))
+    torch.set_num_threads(1)
+    model = make_mlp(seed=100 + rank)  # different init per rank: DDP must broadcast rank 0's weights
+    x, y = regression_data()
+    stream = ShuffleStream(x[rank::world_size], y[rank::world_size], 8, seed=rank)  # each rank its own shard
+    cfg = TrainConfig(steps=3, grad_accum=2, lr=1e-2, device="cpu", out=out, progress=False,
+                      eval_every=0, save_every=2)
+    try:
+        result = train(model, stream, mse_loss, cfg)
+        torch.save({"params": [p.detach().clone() for p in model.parameters()], "loss": result.train_loss},
+                   Path(out) / f"rank{rank}.pt")
+    finally:
+        dist.destroy_process_group()
+
+
+def test_ddp_two_cpu_processes_stay_in_sync(tmp_path: Path) -> None:
+    import torch.multiprocessing as mp
+
+    out = str(tmp_path / "ddp")
+    mp.spawn(_ddp_worker, args=(2, _free_port(), out), nprocs=2, join=True)
+    r0, r1 = (torch.load(Path(out) / f"rank{r}.pt", weights_only=True) for r in range(2))
+    for p0, p1 in zip(r0["params"], r1["params"], strict=True):
+        assert torch.equal(p0, p1)
+    init0 = list(make_mlp(seed=100).parameters())
+    assert not all(torch.equal(a, b) for a, b in zip(init0, r0["params"]))  # it did train
+    assert r0["loss"] == r1["loss"]  # logged loss is the mean over ranks, identical everywhere
+    assert [r["step"] for r in train_records(out)] == [1, 2, 3]  # written once, by rank 0
+    ckpt = load_torch_checkpoint(Path(out) / "checkpoint.pt")
+    assert ckpt["world_size"] == 2 and len(ckpt["data"]) == len(ckpt["rng"]) == 2
+    assert ckpt["data"][0]["pos"] == ckpt["data"][1]["pos"] and not torch.equal(ckpt["data"][0]["gen"],
+                                                                                 ckpt["data"][1]["gen"])
