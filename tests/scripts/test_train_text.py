@@ -1,0 +1,61 @@
+"""scripts/train_text.py end to end on tiny settings: clm, mlm, then cls fine-tuning from the mlm model."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import zoo
+from data.text import KJV_EXTRACT
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_text.py"
+spec = importlib.util.spec_from_file_location("train_text", SCRIPT)
+train_text = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(train_text)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    text = Path(KJV_EXTRACT).read_text().split("\n\n")[:12]  # a dozen chapters
+    path = tmp_path_factory.mktemp("corpus") / "small.txt"
+    path.write_text("\n\n".join(text))
+    return path
+
+
+TINY = ["--steps", "4", "--batch-size", "4", "--block-size", "32", "--vocab-size", "400", "--warmup", "1",
+        "--eval-every", "2", "--eval-batches", "2", "--no-progress"]
+
+
+def test_causal_lm_and_resume(corpus, tmp_path, capsys):
+    out = tmp_path / "gpt"
+    train_text.main(["--model", "gpt_tiny", "--data", str(corpus), "--out", str(out), "--sample", "5", *TINY])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["steps"] == 4 and summary["held_out_ppl"] > 1 and summary["sample"].startswith("And God said")
+    assert "perplexity" in capsys.readouterr().out
+    lines = (out / "metrics.jsonl").read_text().splitlines()
+    assert [json.loads(line)["step"] for line in lines if '"train"' in line] == [1, 2, 3, 4]
+    model = zoo.load_pretrained(out / "model")
+    assert model.config.vocab_size == 400
+    train_text.main(["--model", "gpt_tiny", "--data", str(corpus), "--out", str(out), "--resume",
+                     "--steps", "6", *TINY[2:]])
+    steps = [json.loads(line)["step"] for line in (out / "metrics.jsonl").read_text().splitlines()
+             if '"train"' in line]
+    assert steps == [1, 2, 3, 4, 5, 6]
+
+
+def test_mlm_then_genre_classification(corpus, tmp_path):
+    mlm = tmp_path / "mlm"
+    train_text.main(["--model", "bert_tiny", "--data", str(corpus), "--out", str(mlm), *TINY])
+    assert json.loads((mlm / "summary.json").read_text())["task"] == "mlm"
+    cls = tmp_path / "cls"
+    train_text.main(["--task", "cls", "--model", "bert_tiny", "--init", str(mlm / "model"), "--out", str(cls),
+                     "--steps", "3", "--batch-size", "4", "--block-size", "32", "--eval-every", "0", "--no-progress"])
+    summary = json.loads((cls / "summary.json").read_text())
+    assert len(summary["labels"]) == 15 and 0 <= summary["test_acc"] <= 1
+    assert (cls / "confusion.png").stat().st_size > 1000
+    assert zoo.load_pretrained(cls / "model").config.num_classes == 15
+
+
+def test_task_must_fit_the_model():
+    with pytest.raises(SystemExit, match="does not fit"):
+        train_text.main(["--model", "gpt_tiny", "--task", "mlm", "--data", "x"])

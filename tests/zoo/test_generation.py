@@ -1,0 +1,93 @@
+"""Decoding on the KV cache: equal to full recompute, to transformers, and across padded batches."""
+import pytest
+import torch
+import transformers
+
+import zoo
+from zoo.generation import GenerationConfig, filter_logits, generate
+
+transformers.logging.set_verbosity_error()
+
+
+def greedy_by_recompute(model, ids, n):
+    for _ in range(n):
+        ids = torch.cat([ids, model(ids)[:, -1:].argmax(-1)], dim=1)
+    return ids
+
+
+def hf_pair(kind):
+    torch.manual_seed(0)
+    if kind == "gpt2":
+        ref = transformers.GPT2LMHeadModel(transformers.GPT2Config(
+            vocab_size=97, n_positions=64, n_embd=32, n_layer=2, n_head=4, bos_token_id=0, eos_token_id=0))
+    else:
+        ref = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+            vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+            num_key_value_heads=2, max_position_embeddings=64, bos_token_id=0, eos_token_id=0, pad_token_id=0))
+    with torch.no_grad():
+        for p in ref.parameters():
+            p.normal_(0, 0.3)
+    return ref.eval(), zoo.from_hf(ref)
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "llama"])
+def test_greedy_equals_recompute_and_transformers(kind):
+    ref, ours = hf_pair(kind)
+    prompt = torch.randint(1, 97, (2, 7), generator=torch.Generator().manual_seed(3))
+    got = generate(ours, prompt, 12)
+    with torch.no_grad():
+        assert torch.equal(got, greedy_by_recompute(ours, prompt, 12))
+        want = ref.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=12, do_sample=False,
+                            eos_token_id=None, pad_token_id=0)
+    assert torch.equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["gpt_tiny", "llama_tiny"])
+def test_left_padded_batch_equals_each_prompt_alone(name):
+    torch.manual_seed(0)
+    model = zoo.create_model(name)
+    long, short = torch.randint(1, 4096, (1, 9)), torch.randint(1, 4096, (1, 4))
+    batch = torch.cat([long, torch.cat([torch.zeros(1, 5, dtype=torch.long), short], dim=1)])
+    mask = torch.ones_like(batch)
+    mask[1, :5] = 0
+    got = generate(model, batch, 6, attention_mask=mask)
+    assert torch.equal(got[0, 9:], generate(model, long, 6)[0, 9:])
+    assert torch.equal(got[1, 9:], generate(model, short, 6)[0, 4:])
+
+
+def test_sampling_is_reproducible_with_a_generator():
+    model = zoo.create_model("gpt_tiny")
+    prompt = torch.randint(0, 4096, (2, 5))
+    a = generate(model, prompt, 8, do_sample=True, top_k=50, top_p=0.9,
+                 generator=torch.Generator().manual_seed(7))
+    b = generate(model, prompt, 8, do_sample=True, top_k=50, top_p=0.9,
+                 generator=torch.Generator().manual_seed(7))
+    assert torch.equal(a, b)
+
+
+def test_filter_logits_top_k_and_top_p():
+    logits = torch.log(torch.tensor([[0.5, 0.3, 0.15, 0.05]]))
+    kept = filter_logits(logits, GenerationConfig(top_k=2)).isfinite()
+    assert kept.tolist() == [[True, True, False, False]]
+    kept = filter_logits(logits, GenerationConfig(top_p=0.7)).isfinite()
+    assert kept.tolist() == [[True, True, False, False]]  # 0.5 < 0.7, 0.5 + 0.3 crosses it
+
+
+def test_eos_stops_and_pads_finished_rows():
+    model = zoo.create_model("gpt_tiny")
+    prompt = torch.randint(0, 4096, (1, 4))
+    first = generate(model, prompt, 1)[0, -1].item()
+    out = generate(model, prompt, 10, eos_id=first)
+    assert out.shape == (1, 5) and out[0, -1] == first
+
+
+def test_bad_generation_input():
+    model = zoo.create_model("gpt_tiny")
+    with pytest.raises(ValueError, match="non-empty"):
+        generate(model, torch.zeros(1, 0, dtype=torch.long), 4)
+    with pytest.raises(ValueError, match="max_new_tokens must be >= 1"):
+        generate(model, torch.zeros(1, 3, dtype=torch.long), 0)
+    with pytest.raises(ValueError, match="exceeds the model's 256 positions"):
+        generate(model, torch.zeros(1, 250, dtype=torch.long), 10)
+    with pytest.raises(ValueError, match=r"top_p must be in \(0, 1\]"):
+        generate(model, torch.zeros(1, 3, dtype=torch.long), 2, do_sample=True, top_p=1.5)
