@@ -59,3 +59,19 @@ def test_mlm_then_genre_classification(corpus, tmp_path):
 def test_task_must_fit_the_model():
     with pytest.raises(SystemExit, match="does not fit"):
         train_text.main(["--model", "gpt_tiny", "--task", "mlm", "--data", "x"])
+
+
+def test_same_script_under_torchrun_ddp(corpus, tmp_path):
+    """DESIGN's scale-out: the unchanged script under torchrun, 2 CPU processes, gloo."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "ddp"
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+           str(SCRIPT), "--model", "gpt_tiny", "--data", str(corpus), "--out", str(out), "--device", "cpu", *TINY]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    steps = [json.loads(line)["step"] for line in (out / "metrics.jsonl").read_text().splitlines()
+             if '"train"' in line]
+    assert steps == [1, 2, 3, 4]  # rank 0 alone writes
+    assert zoo.load_pretrained(out / "model").config.vocab_size == 400
