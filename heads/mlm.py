@@ -19,14 +19,16 @@ class MLMHead(nn.Module):
         self.dense = nn.Linear(dim, dim)
         self.act = make_activation(act)
         self.norm = nn.LayerNorm(dim, eps=norm_eps)
-        self.decoder = nn.Linear(dim, vocab_size, bias=False)
-        self.bias = nn.Parameter(torch.zeros(vocab_size))
+        # The bias lives inside the Linear so the projection is one fused addmm (and stays
+        # bf16 under autocast; a separate fp32 `+ bias` would upcast the whole (B, T, V) output).
+        self.decoder = nn.Linear(dim, vocab_size)
+        nn.init.zeros_(self.decoder.bias)
 
     def tie_to(self, embedding: nn.Embedding) -> None:
         self.decoder.weight = embedding.weight
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
-        return self.decoder(self.norm(self.act(self.dense(features)))) + self.bias  # (B, T, V)
+        return self.decoder(self.norm(self.act(self.dense(features))))  # (B, T, V)
 
     @staticmethod
     def loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:

@@ -60,8 +60,8 @@ _TOP = {
     "cls.predictions.transform.LayerNorm.weight": "head.norm.weight",
     "cls.predictions.transform.LayerNorm.bias": "head.norm.bias",
     "cls.predictions.decoder.weight": "head.decoder.weight",
-    "cls.predictions.bias": "head.bias",
-    "cls.predictions.decoder.bias": None,  # the same tensor as cls.predictions.bias
+    "cls.predictions.bias": "head.decoder.bias",
+    "cls.predictions.decoder.bias": "head.decoder.bias",  # the same tensor as cls.predictions.bias
     "embeddings.position_ids": None,       # buffers of older checkpoints
     "embeddings.token_type_ids": None,
 }
