@@ -114,3 +114,15 @@ def test_module_backends_agree_with_gqa_and_rope():
     ref = attn(x, causal=True)
     attn.backend = "math"
     torch.testing.assert_close(attn(x, causal=True), ref, atol=1e-5, rtol=1e-5)
+
+
+def test_auto_choice_on_cpu():
+    """auto: sdpa for inference and fp32; math for short bf16 training (SDPA's CPU bf16 backward is slow)."""
+    from backbones.attention import _auto_backend
+
+    q, k, _ = qkv()
+    assert _auto_backend(q, k) == "sdpa"
+    qb = q.bfloat16().requires_grad_()
+    assert _auto_backend(qb, k.bfloat16()) == "math"
+    assert _auto_backend(qb, torch.randn(2, 4, 300, 16).bfloat16()) == "sdpa"
+    assert _auto_backend(q.bfloat16(), k.bfloat16()) == "sdpa"  # inference

@@ -1,0 +1,365 @@
+"""Benchmark our models against transformers on CPU: forward throughput, one training step, and
+learning (gpt_tiny trained by our engine as ours and as transformers' GPT2LMHeadModel).
+
+Fair by construction: the transformers model is built from a config with random
+weights and converted with `zoo.from_hf`, so both sides hold the same weights;
+their outputs are checked to agree before anything is timed. Both run in the
+same process, interleaved (ours, ref, then ref, ours, ...) so that load from
+other processes hits both alike, and we report medians after warm-up. Dropout
+is off on both sides (so the training losses can be compared too).
+
+    python scripts/benchmark.py                    # the README tables (about 10 minutes on 2 cores)
+    python scripts/benchmark.py --quick            # smoke test on the tiny presets, < 60 s
+    python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
+
+Prints Markdown tables ready to paste into the README.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+from contextlib import nullcontext
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+import transformers
+
+import zoo
+from heads.lm import shift_targets
+from zoo.registry import config_from_dict
+
+transformers.logging.set_verbosity_error()
+
+TARGETS = {"forward": 1.2, "train": 1.1}  # ours / transformers, from the performance issue
+DTYPES = {"fp32": None, "bf16": torch.bfloat16}
+TOLERANCE = {"fp32": 1e-3, "bf16": 0.1}   # max |ours - ref| over the logits (bf16: relative to max |ref|)
+# Shapes and repeats: the README run, and --quick (explicit flags win over either).
+FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8}
+QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3}
+NO_DROPOUT = {"gpt": {"dropout": 0.0}, "bert": {"dropout": 0.0, "attn_dropout": 0.0}}
+
+
+# --- the reference: the same architecture as one of our presets, in transformers -----------------
+
+def hf_gpt2(c) -> torch.nn.Module:
+    return transformers.GPT2LMHeadModel(transformers.GPT2Config(
+        vocab_size=c.vocab_size, n_positions=c.max_positions, n_embd=c.dim, n_layer=c.depth, n_head=c.num_heads,
+        n_inner=int(c.dim * c.mlp_ratio), layer_norm_epsilon=c.norm_eps, activation_function="gelu_new",
+        tie_word_embeddings=c.tie_embeddings, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+
+
+def hf_bert(c) -> torch.nn.Module:
+    return transformers.BertForMaskedLM(transformers.BertConfig(
+        vocab_size=c.vocab_size, hidden_size=c.dim, num_hidden_layers=c.depth, num_attention_heads=c.num_heads,
+        intermediate_size=c.mlp_hidden, hidden_act=c.act, max_position_embeddings=c.max_positions,
+        type_vocab_size=c.type_vocab_size, layer_norm_eps=c.norm_eps,
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
+
+
+REFERENCES = {"gpt": hf_gpt2, "bert": hf_bert}
+
+
+def build_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """(ours, ref) for preset `name`: a random-weight transformers model and its from_hf conversion."""
+    info = zoo.model_info(name)
+    preset = config_from_dict(info["family"], {**info["config"], **NO_DROPOUT[info["family"]]})
+    torch.manual_seed(0)
+    ref = REFERENCES[info["family"]](preset).eval()
+    ours = zoo.from_hf(ref).eval()
+    if ours.config != preset:  # the conversion must give back exactly the preset we claim to benchmark
+        raise SystemExit(f"{name}: from_hf gave {ours.config}, expected {preset}")
+    return ours, ref
+
+
+def make_batch(model, batch: int, seq: int, attention_mask: bool) -> dict[str, torch.Tensor]:
+    """Inputs and training labels: next tokens for decoders, 15 % masked positions for BERT."""
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(0, model.config.vocab_size, (batch, seq), generator=g)
+    if model.config.family == "bert":
+        labels = torch.where(torch.rand(batch, seq, generator=g) < 0.15, ids, -100)
+    else:
+        labels = shift_targets(ids)
+    out = {"input_ids": ids, "labels": labels}
+    if attention_mask:
+        out["attention_mask"] = torch.ones_like(ids)
+    return out
+
+
+def model_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {k: v for k, v in batch.items() if k != "labels"}
+
+
+# --- timing -------------------------------------------------------------------------------------
+
+def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int) -> dict[str, list[float]]:
+    """Seconds per call for each fn, alternating ABBA so neither side always runs first."""
+    for _ in range(warmup):
+        for fn in fns.values():
+            fn()
+    times = {name: [] for name in fns}
+    names = list(fns)
+    for r in range(repeats):
+        for name in names if r % 2 == 0 else names[::-1]:
+            start = time.perf_counter()
+            fns[name]()
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
+def summarize(times: dict[str, list[float]], tokens: int) -> dict:
+    """Medians per side; the speed-up is the median over interleaved pairs (robust to load that drifts)."""
+    ours, ref = statistics.median(times["ours"]), statistics.median(times["ref"])
+    pairs = [r / o for o, r in zip(times["ours"], times["ref"])]  # ours' speed-up in each pair
+    q = statistics.quantiles(pairs, n=4, method="inclusive") if len(pairs) > 1 else pairs * 3
+    return {"ours_s": ours, "ref_s": ref, "ours_tok_s": tokens / ours, "ref_tok_s": tokens / ref,
+            "ratio": q[1], "pair_ratio_iqr": [q[0], q[2]], "times": times}
+
+
+def autocast(dtype: str):
+    return torch.autocast("cpu", dtype=DTYPES[dtype]) if DTYPES[dtype] else nullcontext()
+
+
+# --- the two sections ---------------------------------------------------------------------------
+
+def check_close(name: str, dtype: str, got: torch.Tensor, want: torch.Tensor) -> float:
+    diff = (got.float() - want.float()).abs().max().item()
+    limit = TOLERANCE[dtype] * (want.float().abs().max().item() if dtype != "fp32" else 1.0)
+    if not diff <= limit:
+        raise SystemExit(f"{name} {dtype}: ours and transformers disagree (max abs diff {diff:.3g} > {limit:.3g}); "
+                         "not timing different computations")
+    return diff
+
+
+def bench_forward(name: str, args) -> list[dict]:
+    ours, ref = build_pair(name)
+    inputs = model_inputs(make_batch(ours, args.batch, args.seq, args.attention_mask == "ones"))
+    rows = []
+    for dtype in args.dtypes:
+        def forward(model, dtype=dtype):
+            # A fresh autocast region per call, as an inference loop has: the weights' bf16 casts are
+            # part of the cost (one region around every call would cache them).
+            with torch.inference_mode(), autocast(dtype):
+                return model(**inputs)
+        diff = check_close(name, dtype, forward(ours), forward(ref).logits)
+        times = interleaved({"ours": lambda: forward(ours), "ref": lambda: forward(ref)}, args.warmup, args.repeats)
+        rows.append({"model": name, "dtype": dtype, "max_abs_diff": diff,
+                     **summarize(times, args.batch * args.seq)})
+        print(f"  forward {name} {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
+    return rows
+
+
+def train_step(model, batch, optimizer, dtype: str, ours: bool) -> torch.Tensor:
+    """forward + cross-entropy + backward + AdamW step; returns the loss."""
+    optimizer.zero_grad(set_to_none=True)
+    with autocast(dtype):
+        if ours:
+            loss = model.loss(batch)
+        else:  # the same cross-entropy our heads compute, on the reference's logits
+            logits = model(**model_inputs(batch)).logits
+            loss = F.cross_entropy(logits.flatten(0, 1).float(), batch["labels"].flatten(), ignore_index=-100)
+    loss.backward()
+    optimizer.step()
+    return loss.detach()
+
+
+def bench_train(name: str, args) -> list[dict]:
+    rows = []
+    for dtype in args.dtypes:
+        ours, ref = build_pair(name)  # fresh weights per dtype: the steps before change them
+        batch = make_batch(ours, args.batch, args.seq, args.attention_mask == "ones")
+        models = {"ours": ours.train(), "ref": ref.train()}
+        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, weight_decay=0.01, fused=args.fused_adamw or None)
+                for k, m in models.items()}
+        step = {k: (lambda k=k: train_step(models[k], batch, opts[k], dtype, ours=k == "ours")) for k in models}
+        losses = {k: fn().item() for k, fn in step.items()}  # first step: same weights, so the same loss
+        diff = abs(losses["ours"] - losses["ref"])
+        if diff > TOLERANCE[dtype] * (1.0 if dtype == "fp32" else abs(losses["ref"])):
+            raise SystemExit(f"{name} {dtype}: training losses disagree: {losses}")
+        times = interleaved(step, max(args.warmup - 1, 0), args.train_repeats)
+        rows.append({"model": name, "dtype": dtype, "loss_diff": diff, **summarize(times, args.batch * args.seq)})
+        print(f"  train {name} {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
+        del ours, ref, models, opts, step
+        gc.collect()
+    return rows
+
+
+# --- reporting ----------------------------------------------------------------------------------
+
+def machine() -> dict:
+    with open("/proc/cpuinfo") as f:
+        info = dict(line.split(":", 1) for line in f.read().split("\n\n")[0].splitlines() if ":" in line)
+    info = {k.strip(): v.strip() for k, v in info.items()}
+    isa = torch.backends.cpu.get_cpu_capability()
+    if "amx_bf16" in info.get("flags", "").split():
+        isa += ", AMX-BF16"  # bf16 matmuls run on AMX tiles: it decides the bf16 numbers
+    return {"cpu": info.get("model name", platform.processor()), "cores": len(os.sched_getaffinity(0)), "isa": isa,
+            "threads": torch.get_num_threads(), "torch": torch.__version__,
+            "transformers": transformers.__version__, "python": platform.python_version()}
+
+
+def cpu_seconds() -> tuple[float, float, float]:
+    """(wall clock, CPU seconds used by every process on the machine, CPU seconds used by this one)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+    return time.perf_counter(), busy, sum(os.times()[:2])
+
+
+def others_share(start: tuple[float, float, float]) -> float:
+    """Fraction of the CPUs that OTHER processes used since `start`: they slow both sides down."""
+    end = cpu_seconds()
+    wall, busy, own = (e - s for e, s in zip(end, start))
+    return max(0.0, busy - own) / (wall * os.cpu_count())
+
+
+def table(headers: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    return "\n".join(lines + ["| " + " | ".join(map(str, row)) + " |" for row in rows])
+
+
+def ratio_cells(row: dict, target: float) -> list[str]:
+    lo, hi = row["pair_ratio_iqr"]
+    return [f"**{row['ratio']:.3f}x** ({lo:.2f}-{hi:.2f})", f">= {target}x",
+            "yes" if row["ratio"] >= target else "no"]
+
+
+def report(results: dict, args) -> None:
+    m = results["machine"]
+    print(f"\nMachine: {m['cpu']}, {m['cores']} cores ({m['isa']}), torch threads {m['threads']}, torch {m['torch']}, "
+          f"transformers {m['transformers']}, Python {m['python']}; other processes used "
+          f"{results['others_cpu_share']:.0%} of the CPUs meanwhile")
+    if results["others_cpu_share"] > 0.1:
+        print("Warning: other processes were busy; ours and transformers ran interleaved, so the ratios stay "
+              "comparable, but the absolute numbers are low and noisier.")
+    shape = f"batch {args.batch} x {args.seq} tokens, attention_mask={args.attention_mask}"
+    ratio_head = ["ours/ref (IQR)", "target", "met"]
+    if results.get("forward"):
+        print(f"\nForward, torch.inference_mode (bf16: torch.autocast per call), {shape}; "
+              f"{args.repeats} interleaved runs per side, medians; ours/ref is the median over pairs\n")
+        print(table(["model", "dtype", "ours tok/s", "transformers tok/s", *ratio_head, "max abs diff"],
+                    [[r["model"], r["dtype"], f"{r['ours_tok_s']:,.0f}", f"{r['ref_tok_s']:,.0f}",
+                      *ratio_cells(r, TARGETS["forward"]), f"{r['max_abs_diff']:.1e}"] for r in results["forward"]]))
+    if results.get("train"):
+        adamw = "fused AdamW" if args.fused_adamw else "AdamW"
+        print(f"\nTraining step (forward + cross-entropy + backward + {adamw}), {shape}; "
+              f"{args.train_repeats} interleaved steps per side, medians; ours/ref is the median over pairs\n")
+        print(table(["model", "dtype", "ours steps/s", "ours tok/s", "transformers tok/s", *ratio_head, "loss diff"],
+                    [[r["model"], r["dtype"], f"{1 / r['ours_s']:.2f}", f"{r['ours_tok_s']:,.0f}",
+                      f"{r['ref_tok_s']:,.0f}", *ratio_cells(r, TARGETS["train"]), f"{r['loss_diff']:.1e}"]
+                     for r in results["train"]]))
+
+# ----------------------------------------------------------------------------- learning (ours vs transformers)
+
+
+def learning(args) -> dict:
+    """Train gpt_tiny and the same configuration as transformers' GPT2LMHeadModel through the ONE engine,
+    same tokenizer, data order, seed and steps; compare held-out loss (target: ours within 2%)."""
+    import math
+    import tempfile
+
+    import transformers
+
+    from data.lm_dataset import tokenize_to_file, train_val_split
+    from data.loader import BatchStream, iterate_once
+    from data.text import KJV_EXTRACT
+    from data.tokenization import train_bpe
+    from heads.lm import CausalLMHead
+    from zoo.tasks import causal_lm_loss
+    from zoo.training import TrainConfig, train
+
+    steps = 40 if args.quick else args.learn_steps
+    work = Path(tempfile.mkdtemp(prefix="bench_learning_"))
+    tokenizer = train_bpe(str(KJV_EXTRACT), vocab_size=4096)
+    tokenize_to_file(str(KJV_EXTRACT), tokenizer, work / "tokens.bin")
+    train_set, val_set = train_val_split(work / "tokens.bin", 128, val_fraction=0.1)
+    config = zoo.model_info("gpt_tiny")["config"]
+
+    def hf_model():
+        cfg = transformers.GPT2Config(vocab_size=tokenizer.vocab_size, n_positions=config["max_positions"],
+                                      n_embd=config["dim"], n_layer=config["depth"], n_head=config["num_heads"],
+                                      resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+        return transformers.GPT2LMHeadModel(cfg)
+
+    def hf_loss(model, batch):
+        return CausalLMHead.loss(model(batch["input_ids"]).logits, batch["labels"])
+
+    results = {}
+    for name, build, loss_fn in (("ours", lambda: zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size),
+                                  causal_lm_loss), ("transformers", hf_model, hf_loss)):
+        torch.manual_seed(0)
+        model = build()
+        run = TrainConfig(steps=steps, lr=3e-3, warmup_steps=steps // 10, eval_every=0, save_every=0,
+                          out=str(work / name), seed=0, progress=False)
+        result = train(model, BatchStream(train_set, 16, seed=0), loss_fn, run)
+        model.eval()
+        with torch.no_grad():
+            losses = [float(loss_fn(model, b)) * len(b["input_ids"]) for b in iterate_once(val_set, 32)]
+        held_out = sum(losses) / len(val_set)
+        results[name] = {"train_loss": result.train_loss, "held_out_loss": held_out,
+                         "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
+    ratio = results["ours"]["held_out_loss"] / results["transformers"]["held_out_loss"]
+    print(f"\n### Learning: gpt_tiny vs transformers GPT2LMHeadModel, {steps} steps, batch 16 x 128, KJV extract\n")
+    print("| model | final train loss | held-out loss | held-out ppl | wall s |\n|---|---|---|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r['train_loss']:.4f} | {r['held_out_loss']:.4f} | {r['held_out_ppl']:.1f} | "
+              f"{r['wall_s']:.0f} |")
+    print(f"\nheld-out loss ours / transformers = {ratio:.4f} (target within 2%: "
+          f"{'met' if abs(ratio - 1) <= 0.02 else 'NOT met'})")
+    return {"steps": steps, **results, "loss_ratio": ratio}
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", nargs="+", choices=["forward", "train", "learning"],
+                   default=["forward", "train", "learning"], help="sections to run (default all)")
+    p.add_argument("--learn-steps", type=int, default=600, help="learning: steps per model (as make demo)")
+    p.add_argument("--models", nargs="+", help=f"presets (default {FULL['models']}; --quick: {QUICK['models']})")
+    p.add_argument("--dtypes", nargs="+", choices=list(DTYPES), default=["fp32", "bf16"],
+                   help="fp32, and/or bf16 under torch.autocast (default both)")
+    p.add_argument("--batch", type=int, help=f"sequences per batch (default {FULL['batch']})")
+    p.add_argument("--seq", type=int, help=f"tokens per sequence (default {FULL['seq']})")
+    p.add_argument("--attention-mask", choices=["none", "ones"], default="none",
+                   help="pass no mask (default), or an all-ones (B, T) mask as a tokenizer would")
+    p.add_argument("--warmup", type=int, help=f"untimed calls per side (default {FULL['warmup']})")
+    p.add_argument("--repeats", type=int, help=f"timed forward calls per side (default {FULL['repeats']})")
+    p.add_argument("--train-repeats", type=int, help=f"timed training steps per side (default {FULL['train_repeats']})")
+    p.add_argument("--fused-adamw", action=argparse.BooleanOptionalAction, default=True,
+                   help="AdamW(fused=True) on both sides, as zoo/training.py uses (default on)")
+    p.add_argument("--threads", type=int, default=torch.get_num_threads(),
+                   help=f"torch intra-op threads (default {torch.get_num_threads()})")
+    p.add_argument("--quick", action="store_true", help="tiny presets, tiny shapes, few repeats: a smoke test")
+    p.add_argument("--json", metavar="OUT", help="also write every measurement here")
+    args = p.parse_args(argv)
+    for key, default in (QUICK if args.quick else FULL).items():
+        if getattr(args, key) is None:
+            setattr(args, key, default)
+    return args
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    results = {"machine": machine(), "settings": vars(args)}
+    start = cpu_seconds()
+    for section, bench in (("forward", bench_forward), ("train", bench_train)):
+        if section in args.only:
+            results[section] = [row for name in args.models for row in bench(name, args)]
+    results["others_cpu_share"] = others_share(start)
+    report(results, args)
+    if "learning" in args.only:
+        results["learning"] = learning(args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return results
+
+
+if __name__ == "__main__":
+    main()
