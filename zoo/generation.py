@@ -21,24 +21,53 @@ class GenerationConfig:
     max_new_tokens: int = 32
     do_sample: bool = False
     temperature: float = 1.0
-    top_k: int = 0            # 0 = off
-    top_p: float = 1.0        # nucleus; 1.0 = off
-    eos_id: int | None = None
+    top_k: int = 0                    # keep the k most likely tokens; 0 = off
+    top_p: float = 1.0                # nucleus: smallest set with this much probability; 1.0 = off
+    min_p: float = 0.0                # drop tokens below min_p x the top token's probability; 0 = off
+    repetition_penalty: float = 1.0   # CTRL (Keskar et al. 2019): divide positive / multiply negative logits
+    eos_id: int | tuple[int, ...] | None = None        # one id or several
+    stop_sequences: tuple[tuple[int, ...], ...] = ()   # stop once a row ends with any of these
+    num_beams: int = 1
+    length_penalty: float = 1.0       # beam score = sum log p / (new tokens ** length_penalty)
+    early_stopping: bool | str = False  # True | False | "never", as in transformers
 
     def __post_init__(self):
-        if self.max_new_tokens < 1:
-            raise ValueError(f"max_new_tokens must be >= 1, got {self.max_new_tokens}")
-        if not 0.0 < self.top_p <= 1.0:
-            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
-        if self.do_sample and self.temperature <= 0:
-            raise ValueError(f"temperature must be > 0 when sampling, got {self.temperature}")
-        if self.top_k < 0:
-            raise ValueError(f"top_k must be >= 0, got {self.top_k}")
+        checks = [
+            (self.max_new_tokens >= 1, "max_new_tokens must be >= 1"),
+            (0.0 < self.top_p <= 1.0, "top_p must be in (0, 1]"),
+            (0.0 <= self.min_p < 1.0, "min_p must be in [0, 1)"),
+            (self.top_k >= 0, "top_k must be >= 0"),
+            (self.temperature > 0 or not self.do_sample, "temperature must be > 0 when sampling"),
+            (self.repetition_penalty > 0, "repetition_penalty must be > 0"),
+            (self.num_beams >= 1, "num_beams must be >= 1"),
+            (self.early_stopping in (True, False, "never"), "early_stopping must be True, False or 'never'"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"{message}; got {self}")
+        if any(len(s) == 0 for s in self.stop_sequences):
+            raise ValueError("stop_sequences must not contain an empty sequence")
+
+    @property
+    def eos_ids(self) -> tuple[int, ...]:
+        return () if self.eos_id is None else (self.eos_id,) if isinstance(self.eos_id, int) else tuple(self.eos_id)
+
+
+def apply_repetition_penalty(logits: torch.Tensor, seen: torch.Tensor, penalty: float) -> torch.Tensor:
+    """(B, V) logits; seen (B, S) token ids of prompt + output so far."""
+    if penalty == 1.0:
+        return logits
+    picked = logits.gather(-1, seen)
+    picked = torch.where(picked > 0, picked / penalty, picked * penalty)
+    return logits.scatter(-1, seen, picked)
 
 
 def filter_logits(logits: torch.Tensor, config: GenerationConfig) -> torch.Tensor:
-    """Temperature, top-k and top-p on (B, V) logits; filtered entries become -inf."""
+    """Temperature, top-k, top-p and min-p on (B, V) logits; filtered entries become -inf."""
     logits = logits / config.temperature
+    if config.min_p > 0.0:
+        probs = logits.softmax(-1)
+        logits = logits.masked_fill(probs < config.min_p * probs.amax(-1, keepdim=True), float("-inf"))
     if config.top_k:
         kth = torch.topk(logits, min(config.top_k, logits.shape[-1])).values[..., -1:]  # (B, 1)
         logits = logits.masked_fill(logits < kth, float("-inf"))
@@ -50,7 +79,30 @@ def filter_logits(logits: torch.Tensor, config: GenerationConfig) -> torch.Tenso
     return logits
 
 
-def _check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
+def next_token_probs(logits: torch.Tensor, seen: torch.Tensor, config: GenerationConfig) -> torch.Tensor:
+    """The distribution a sampler draws from: (B, V) logits -> (B, V) probabilities after every processor."""
+    logits = apply_repetition_penalty(logits.float(), seen, config.repetition_penalty)
+    return filter_logits(logits, config).softmax(-1)
+
+
+def choose(logits: torch.Tensor, seen: torch.Tensor, config: GenerationConfig,
+           generator: torch.Generator | None) -> torch.Tensor:
+    """(B, V) logits -> (B,) next tokens: argmax (greedy) or a draw from next_token_probs."""
+    if config.do_sample:
+        return torch.multinomial(next_token_probs(logits, seen, config), 1, generator=generator).squeeze(1)
+    return apply_repetition_penalty(logits.float(), seen, config.repetition_penalty).argmax(-1)
+
+
+def ends_with_stop(tokens: torch.Tensor, config: GenerationConfig) -> torch.Tensor:
+    """(B, S) tokens so far -> (B,) True where the row ends with an EOS id or a stop sequence."""
+    hit = torch.isin(tokens[:, -1], torch.tensor(config.eos_ids, device=tokens.device))
+    for stop in config.stop_sequences:
+        if tokens.shape[1] >= len(stop):
+            hit |= (tokens[:, -len(stop):] == torch.tensor(stop, device=tokens.device)).all(-1)
+    return hit
+
+
+def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
     if input_ids.dim() != 2 or input_ids.shape[1] == 0:
         raise ValueError(f"input_ids must be a non-empty (batch, tokens) prompt, got shape {tuple(input_ids.shape)}")
     total = input_ids.shape[1] + max_new_tokens
@@ -59,49 +111,95 @@ def _check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int
                          f"the model's {model.max_positions} positions")
 
 
+class Decoder:
+    """One decoding session on the model's preallocated KV cache: prefill, then step.
+
+    Keeps the attention mask and the positions (which skip left padding) in step
+    with the cache, so greedy, sampling, beam search and speculative decoding
+    all drive the model the same way.
+    """
+
+    def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
+                 attention_mask: torch.Tensor | None = None):
+        check_prompt(model, input_ids, max_new_tokens)
+        self.model, self.batch = model, input_ids.shape[0]
+        self.mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
+        # Only pass a mask when there is padding: without one the causal kernels run unmasked.
+        self.padded = bool((self.mask == 0).any())
+        self.positions = (self.mask.cumsum(-1) - 1).clamp(min=0)  # (B, T): left padding does not count
+        self.length = 0  # tokens in the cache
+        model.setup_cache(self.batch, input_ids.shape[1] + max_new_tokens)
+
+    def feed(self, tokens: torch.Tensor) -> torch.Tensor:
+        """tokens (B, n) appended after the cache -> logits (B, n, V)."""
+        n = tokens.shape[1]
+        if self.length:  # after the prompt: positions continue from the last real one
+            self.mask = torch.cat([self.mask, self.mask.new_ones(self.batch, n)], dim=1)
+            self.positions = self.positions[:, -1:] + torch.arange(1, n + 1, device=tokens.device)
+        logits = self.model(tokens, attention_mask=self.mask if self.padded else None,
+                            positions=self.positions, input_pos=self.length)
+        self.length += n
+        return logits
+
+    def rewind(self, length: int) -> None:
+        """Forget everything after `length` cached tokens (speculative decoding's rejected drafts)."""
+        drop = self.length - length
+        if drop > 0:
+            self.mask = self.mask[:, :-drop]
+            self.positions = self.positions[:, -1:] - drop
+            self.length = length
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` (beam search), cache included."""
+        self.model.transformer.reorder_cache(index)
+        self.mask, self.positions = self.mask[index], self.positions[index]
+
+    def close(self) -> None:
+        self.model.clear_cache()
+
+
 @torch.no_grad()
 def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
            attention_mask: torch.Tensor | None = None,
            generator: torch.Generator | None = None) -> Iterator[torch.Tensor]:
-    """Yield the next (B,) tokens one step at a time."""
-    _check_prompt(model, input_ids, config.max_new_tokens)
-    b, t = input_ids.shape
-    device = input_ids.device
-    mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(device)
-    positions = (mask.cumsum(-1) - 1).clamp(min=0)  # (B, T): left padding does not count
-    padded = attention_mask is not None and bool((mask == 0).any())
+    """Yield the next (B,) tokens one step at a time (greedy or sampling).
+
+    Rows that have stopped (EOS or a stop sequence) keep yielding the pad id
+    (the first EOS id, else 0); the stream ends when every row has stopped.
+    """
     was_training = model.training
     model.eval()
-    model.setup_cache(b, t + config.max_new_tokens)
+    decoder = Decoder(model, input_ids, config.max_new_tokens, attention_mask)
+    pad = config.eos_ids[0] if config.eos_ids else 0
+    tokens = input_ids
+    done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
     try:
-        logits = model(input_ids, attention_mask=mask if padded else None, positions=positions, input_pos=0)
-        done = torch.zeros(b, dtype=torch.bool, device=device)
+        logits = decoder.feed(input_ids)[:, -1]
         for step in range(config.max_new_tokens):
-            next_logits = logits[:, -1].float()  # (B, V)
-            if config.do_sample:
-                probs = filter_logits(next_logits, config).softmax(-1)
-                token = torch.multinomial(probs, 1, generator=generator).squeeze(1)  # (B,)
-            else:
-                token = next_logits.argmax(-1)  # (B,)
-            if config.eos_id is not None:
-                token = token.masked_fill(done, config.eos_id)
-                done |= token == config.eos_id
+            token = choose(logits, tokens, config, generator).masked_fill(done, pad)  # (B,)
+            tokens = torch.cat([tokens, token[:, None]], dim=1)
+            done |= ends_with_stop(tokens, config)
             yield token
-            if (config.eos_id is not None and bool(done.all())) or step == config.max_new_tokens - 1:
+            if bool(done.all()) or step == config.max_new_tokens - 1:
                 return
-            mask = torch.cat([mask, torch.ones(b, 1, dtype=mask.dtype, device=device)], dim=1)
-            positions = positions[:, -1:] + 1  # (B, 1)
-            logits = model(token[:, None], attention_mask=mask if padded else None, positions=positions,
-                           input_pos=t + step)
+            logits = decoder.feed(token[:, None])[:, -1]
     finally:
-        model.clear_cache()
+        decoder.close()
         model.train(was_training)
 
 
 def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,
              attention_mask: torch.Tensor | None = None, generator: torch.Generator | None = None,
              **options) -> torch.Tensor:
-    """(B, T) prompt -> (B, T + new) tokens. options: do_sample, temperature, top_k, top_p, eos_id."""
+    """(B, T) prompt -> (B, T + new) tokens.
+
+    options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
+    repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping.
+    """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    if config.num_beams > 1:
+        from zoo.beam_search import beam_search
+
+        return beam_search(model, input_ids, config, attention_mask)
     new = list(stream(model, input_ids, config, attention_mask, generator))
     return torch.cat([input_ids, torch.stack(new, dim=1)], dim=1)
