@@ -65,9 +65,6 @@ def apply_repetition_penalty(logits: torch.Tensor, seen: torch.Tensor, penalty: 
 def filter_logits(logits: torch.Tensor, config: GenerationConfig) -> torch.Tensor:
     """Temperature, top-k, top-p and min-p on (B, V) logits; filtered entries become -inf."""
     logits = logits / config.temperature
-    if config.min_p > 0.0:
-        probs = logits.softmax(-1)
-        logits = logits.masked_fill(probs < config.min_p * probs.amax(-1, keepdim=True), float("-inf"))
     if config.top_k:
         kth = torch.topk(logits, min(config.top_k, logits.shape[-1])).values[..., -1:]  # (B, 1)
         logits = logits.masked_fill(logits < kth, float("-inf"))
@@ -76,6 +73,9 @@ def filter_logits(logits: torch.Tensor, config: GenerationConfig) -> torch.Tenso
         cumulative = sorted_logits.softmax(-1).cumsum(-1)
         drop = cumulative - sorted_logits.softmax(-1) >= config.top_p  # keep the token that crosses top_p
         logits = logits.masked_fill(drop.scatter(-1, order, drop), float("-inf"))
+    if config.min_p > 0.0:  # last, as transformers orders its warpers
+        probs = logits.softmax(-1)
+        logits = logits.masked_fill(probs < config.min_p * probs.amax(-1, keepdim=True), float("-inf"))
     return logits
 
 

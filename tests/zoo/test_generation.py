@@ -91,3 +91,46 @@ def test_bad_generation_input():
         generate(model, torch.zeros(1, 250, dtype=torch.long), 10)
     with pytest.raises(ValueError, match=r"top_p must be in \(0, 1\]"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 2, do_sample=True, top_p=1.5)
+
+
+@pytest.mark.parametrize("options", [
+    dict(temperature=0.7), dict(top_k=5), dict(top_p=0.8), dict(min_p=0.1), dict(repetition_penalty=1.5),
+    dict(temperature=1.3, top_k=20, top_p=0.9, min_p=0.05, repetition_penalty=1.2),
+])
+def test_sampling_distribution_matches_transformers_processors(options):
+    """What we sample from equals transformers' logits processors + warpers, softmaxed."""
+    from transformers.generation import logits_process as lp
+
+    from zoo.generation import next_token_probs
+
+    torch.manual_seed(0)
+    logits, seen = torch.randn(3, 50) * 3, torch.randint(0, 50, (3, 7))
+    cfg = GenerationConfig(do_sample=True, **options)
+    chain = [lp.RepetitionPenaltyLogitsProcessor(cfg.repetition_penalty), lp.TemperatureLogitsWarper(cfg.temperature)]
+    chain += [lp.TopKLogitsWarper(cfg.top_k)] if cfg.top_k else []
+    chain += [lp.TopPLogitsWarper(cfg.top_p)] if cfg.top_p < 1 else []
+    chain += [lp.MinPLogitsWarper(cfg.min_p)] if cfg.min_p else []
+    want = lp.LogitsProcessorList(chain)(seen, logits.clone()).softmax(-1)
+    torch.testing.assert_close(next_token_probs(logits, seen, cfg), want, atol=1e-6, rtol=1e-5)
+
+
+def test_repetition_penalty_greedy_equals_transformers():
+    ref, ours = hf_pair("gpt2")
+    prompt = torch.randint(1, 97, (2, 5), generator=torch.Generator().manual_seed(4))
+    got = generate(ours, prompt, 10, repetition_penalty=1.8)
+    with torch.no_grad():
+        want = ref.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=10, do_sample=False,
+                            repetition_penalty=1.8, eos_token_id=None, pad_token_id=0)
+    assert torch.equal(got, want)
+
+
+def test_stop_sequences_and_streaming():
+    from zoo.generation import stream
+
+    model = zoo.create_model("gpt_tiny")
+    prompt = torch.randint(0, 4096, (1, 4), generator=torch.Generator().manual_seed(1))
+    free = generate(model, prompt, 8)
+    stop = tuple(free[0, 6:8].tolist())  # the 3rd and 4th new tokens
+    assert generate(model, prompt, 8, stop_sequences=(stop,)).shape == (1, 8)
+    pieces = list(stream(model, prompt, GenerationConfig(max_new_tokens=8)))
+    assert len(pieces) == 8 and torch.equal(torch.stack(pieces, 1), free[:, 4:])
