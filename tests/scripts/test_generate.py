@@ -1,0 +1,44 @@
+"""scripts/generate.py: our checkpoint + tokenizer -> text, in every decoding mode."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import zoo
+from data.text import KJV_EXTRACT
+from data.tokenization import train_bpe
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "generate.py"
+spec = importlib.util.spec_from_file_location("generate_script", SCRIPT)
+script = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(script)
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("model")
+    text = Path(KJV_EXTRACT).read_text()[:200_000]
+    tokenizer = train_bpe([text], vocab_size=500)
+    zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size).save_pretrained(directory)
+    tokenizer.save(directory)
+    return directory
+
+
+def test_modes(model_dir, capsys):
+    base = ["--model", str(model_dir), "--max-new-tokens", "6", "--no-eos"]
+    greedy = script.main([*base, "--prompt", "And God said"])
+    assert greedy[0].startswith("And God said") and len(greedy[0]) > len("And God said")
+    streamed = script.main([*base, "--prompt", "And God said", "--stream"])
+    assert streamed == greedy  # streaming prints the same text as it comes
+    assert "And God said" in capsys.readouterr().out
+    batch = script.main([*base, "--prompt", "And God said", "--prompt", "In the beginning God", "--num-beams", "2"])
+    assert len(batch) == 2 and batch[1].startswith("In the beginning God")
+    sampled = script.main([*base, "--prompt", "And", "--do-sample", "--top-k", "20", "--seed", "3"])
+    assert sampled == script.main([*base, "--prompt", "And", "--do-sample", "--top-k", "20", "--seed", "3"])
+
+
+def test_bad_prompt_and_missing_tokenizer(model_dir):
+    with pytest.raises(SystemExit, match="must not be empty"):
+        script.main(["--model", str(model_dir), "--prompt", ""])
+    with pytest.raises(SystemExit, match="--tokenizer"):
+        script.main(["--model", "gpt_tiny", "--prompt", "x"])
