@@ -56,3 +56,23 @@ def test_cache_misuse_is_a_clear_error():
         model(ids[:, :9], input_pos=0)
     with pytest.raises(ValueError, match="exceeds the model's 256 positions"):
         model.setup_cache(1, 1000)
+
+
+@pytest.mark.parametrize("name,dtype", [("gpt_tiny", torch.float32), ("llama_tiny", torch.bfloat16)])
+def test_cache_is_allocated_once_with_the_documented_size(name, dtype):
+    """2 x layers x batch x kv_heads x max_len x head_dim x bytes, and generate allocates it once per call."""
+    from zoo.generation import generate
+
+    model, _ = model_and_ids(name)
+    model.setup_cache(batch_size=3, max_len=40, dtype=dtype)
+    caches = [b.attn.kv_cache for b in model.transformer.blocks]
+    attn = model.transformer.blocks[0].attn
+    expected = 2 * len(caches) * 3 * attn.num_kv_heads * 40 * attn.head_dim * dtype.itemsize
+    assert sum(c.k.nbytes + c.v.nbytes for c in caches) == expected
+    model.clear_cache()
+
+    setups = []
+    original = model.transformer.setup_cache
+    model.transformer.setup_cache = lambda *a, **k: setups.append(a) or original(*a, **k)
+    generate(model, torch.randint(0, 100, (2, 5)), 7)
+    assert setups == [(2, 12, None)]  # batch 2, prompt 5 + 7 new tokens, once
