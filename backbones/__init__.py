@@ -15,12 +15,14 @@ from backbones.masks import (
     prefix_mask,
 )
 from backbones.norms import LayerNorm, RMSNorm
-from backbones.positions import LearnedPositions, RotaryEmbedding, sincos_2d, sinusoid_table
+from backbones.positions import (
+    LearnedPositions, RotaryEmbedding, resample_grid_positions, sincos_2d, sinusoid_table,
+)
 from backbones.transformer import Transformer
 
 __all__ = [
     "Block", "CrossKVCache", "KVCache", "LayerNorm", "LayerScale", "LearnedPositions",
     "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
     "attend", "available_backends", "block_diagonal_mask", "causal_mask", "padding_mask",
-    "prefix_mask", "sincos_2d", "sinusoid_table",
+    "prefix_mask", "resample_grid_positions", "sincos_2d", "sinusoid_table",
 ]

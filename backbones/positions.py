@@ -8,6 +8,8 @@
   of each head rotates against the second half), configurable base
   (`rope_theta`), checked against transformers' LLaMA.
 - `sincos_2d`: MAE-style fixed 2-D positions for image patch grids.
+- `resample_grid_positions`: learned grid positions resized to another image
+  size (bicubic, antialiased), checked against timm's `resample_abs_pos_embed`.
 
 Legend: B batch, T tokens, D model width, H heads, Dh head width.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import math
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 
@@ -97,3 +100,26 @@ def sincos_2d(grid_h: int, grid_w: int, dim: int, base: float = 10000.0) -> torc
         angles = coord[:, None] * inv[None]  # (N, D/4)
         out += [angles.sin(), angles.cos()]
     return torch.cat(out, dim=1)  # (N, D)
+
+
+def resample_grid_positions(pos: torch.Tensor, old_grid: tuple[int, int], new_grid: tuple[int, int],
+                            num_prefix_tokens: int = 0) -> torch.Tensor:
+    """Learned positions for an (gh, gw) patch grid -> the same for (nh, nw), e.g. a larger image.
+
+    pos (B, P + gh*gw, D) -> (B, P + nh*nw, D). The P prefix rows (class / register tokens) are kept
+    as they are; the grid rows are resized like a D-channel image: bicubic, align_corners=False,
+    antialiased when shrinking. Those are timm's `resample_abs_pos_embed` defaults (timm 1.0.x), so a
+    converted timm ViT stays equal to timm with `dynamic_img_size=True`.
+    """
+    old_grid, new_grid = (int(old_grid[0]), int(old_grid[1])), (int(new_grid[0]), int(new_grid[1]))
+    if pos.dim() != 3 or pos.shape[1] != num_prefix_tokens + old_grid[0] * old_grid[1]:
+        raise ValueError(f"positions must be (B, {num_prefix_tokens} prefix + {old_grid[0]}x{old_grid[1]} grid "
+                         f"= {num_prefix_tokens + old_grid[0] * old_grid[1]}, D); got shape {tuple(pos.shape)}")
+    if old_grid == new_grid:
+        return pos
+    b, _, d = pos.shape
+    prefix, grid = pos[:, :num_prefix_tokens], pos[:, num_prefix_tokens:]
+    grid = grid.float().reshape(b, *old_grid, d).permute(0, 3, 1, 2)  # (B, D, gh, gw)
+    grid = F.interpolate(grid, size=new_grid, mode="bicubic", align_corners=False, antialias=True)  # (B, D, nh, nw)
+    grid = grid.permute(0, 2, 3, 1).reshape(b, new_grid[0] * new_grid[1], d).to(pos.dtype)  # (B, nh*nw, D)
+    return torch.cat([prefix, grid], dim=1)  # (B, P + nh*nw, D)

@@ -190,13 +190,20 @@ def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
 
 def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,
              attention_mask: torch.Tensor | None = None, generator: torch.Generator | None = None,
-             **options) -> torch.Tensor:
+             draft_model: nn.Module | None = None, num_draft_tokens: int = 4, **options) -> torch.Tensor:
     """(B, T) prompt -> (B, T + new) tokens.
 
     options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
     repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping.
+    draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
+    same output as without it when greedy, same distribution when sampling.
     """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    if draft_model is not None:
+        from zoo.speculative import speculative_generate
+
+        return speculative_generate(model, draft_model, input_ids, config, num_draft_tokens,
+                                    generator, attention_mask)[0]
     if config.num_beams > 1:
         from zoo.beam_search import beam_search
 

@@ -1,4 +1,5 @@
 """Front-ends: turn raw inputs (token ids, pixels, audio) into (B, N, D) tokens."""
+from backbones.frontends.patches import PatchEmbedding
 from backbones.frontends.tokens import TokenEmbedding
 
-__all__ = ["TokenEmbedding"]
+__all__ = ["PatchEmbedding", "TokenEmbedding"]

@@ -134,3 +134,15 @@ def test_stop_sequences_and_streaming():
     assert generate(model, prompt, 8, stop_sequences=(stop,)).shape == (1, 8)
     pieces = list(stream(model, prompt, GenerationConfig(max_new_tokens=8)))
     assert len(pieces) == 8 and torch.equal(torch.stack(pieces, 1), free[:, 4:])
+
+
+def test_generate_with_a_draft_model_is_speculative_and_exact():
+    import copy
+
+    target = zoo.create_model("gpt_tiny", depth=2)
+    draft = zoo.create_model("gpt_tiny", depth=1)
+    prompt = torch.randint(0, 4096, (1, 5), generator=torch.Generator().manual_seed(2))
+    assert torch.equal(generate(target, prompt, 9, draft_model=draft, num_draft_tokens=3), generate(target, prompt, 9))
+    assert torch.equal(generate(target, prompt, 9, draft_model=copy.deepcopy(target)), generate(target, prompt, 9))
+    with pytest.raises(ValueError, match="vocabulary"):
+        generate(target, prompt, 4, draft_model=zoo.create_model("gpt_tiny", vocab_size=100))

@@ -13,7 +13,7 @@ from zoo.registry import build_model
 
 
 class UnsupportedConfigError(ValueError):
-    """An HF config uses a feature our families do not implement."""
+    """A foreign model (HF config, timm instance) uses a feature our families do not implement."""
 
 
 def require(cfg: dict[str, Any], key: str, allowed: tuple, default: Any = None) -> None:
@@ -62,9 +62,9 @@ def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Te
 
 
 def _converters() -> dict[str, Any]:
-    from zoo.convert import hf_bert, hf_gpt2, hf_llama
+    from zoo.convert import hf_bert, hf_gpt2, hf_llama, hf_vit
 
-    return {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert}
+    return {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit}
 
 
 def from_hf(obj: Any) -> nn.Module:

@@ -1,0 +1,116 @@
+"""Image front-end: non-overlapping patches -> (B, N, D) tokens, prefix tokens and positions.
+
+ViT (Dosovitskiy et al. 2021): a Conv2d with kernel = stride = patch cuts the
+image into patches and projects each to D. Prefix tokens come first, in timm's
+order [class, registers..., patches] (registers: Darcet et al. 2024). Positions:
+
+- "learn": one learned vector per token. It covers the prefix tokens too,
+  unless `no_embed_class` (DeiT-III, big_vision), where it covers the patches
+  only and the prefix tokens are concatenated after the addition.
+- "sincos": fixed MAE 2-D sincos positions on the patches; prefix tokens get none.
+- "none": no positions (e.g. a model that adds its own).
+
+Images of another size than the configured one work as long as the patch
+divides them: learned grid positions are resampled bicubically
+(`resample_grid_positions`, timm's `dynamic_img_size=True`), sincos ones are
+recomputed for the new grid. Checked against timm 1.0 `VisionTransformer`.
+
+Legend: B batch, C channels, H x W image, p patch, gh x gw patch grid (H/p x W/p),
+P prefix tokens (class + registers), N tokens (P + gh*gw), D model width.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from backbones.positions import resample_grid_positions, sincos_2d
+
+POS_EMBEDS = ("learn", "sincos", "none")
+
+
+def _pair(size: int | tuple[int, int]) -> tuple[int, int]:
+    return (int(size), int(size)) if isinstance(size, int) else (int(size[0]), int(size[1]))
+
+
+class PatchEmbedding(nn.Module):
+    def __init__(self, image_size: int | tuple[int, int], patch_size: int, in_chans: int, dim: int, *,
+                 class_token: bool = True, num_register_tokens: int = 0, pos_embed: str = "learn",
+                 no_embed_class: bool = False, bias: bool = True, dropout: float = 0.0):
+        super().__init__()
+        if pos_embed not in POS_EMBEDS:
+            raise ValueError(f"pos_embed must be one of {POS_EMBEDS}, got {pos_embed!r}")
+        self.image_size, self.patch_size, self.in_chans = _pair(image_size), int(patch_size), in_chans
+        self.grid_size = self._grid(self.image_size, "image_size")
+        self.proj = nn.Conv2d(in_chans, dim, kernel_size=patch_size, stride=patch_size, bias=bias)
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, dim)) if class_token else None
+        self.reg_tokens = nn.Parameter(torch.zeros(1, num_register_tokens, dim)) if num_register_tokens else None
+        self.num_prefix_tokens = int(class_token) + num_register_tokens
+        # Learned positions for the prefix tokens too, or for the patches only (prefix tokens carry none).
+        self.pos_prefix = self.num_prefix_tokens if pos_embed == "learn" and not no_embed_class else 0
+        num_patches = self.grid_size[0] * self.grid_size[1]
+        self.pos_embed = nn.Parameter(torch.zeros(1, self.pos_prefix + num_patches, dim)) \
+            if pos_embed == "learn" else None
+        if pos_embed == "sincos":  # a buffer, not saved: it is a function of the grid
+            self.register_buffer("sincos", sincos_2d(*self.grid_size, dim)[None], persistent=False)  # (1, gh*gw, D)
+        else:
+            self.sincos = None
+        self.drop = nn.Dropout(dropout)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """timm's init: positions trunc-normal(0.02), class and register tokens normal(1e-6)."""
+        if self.pos_embed is not None:
+            nn.init.trunc_normal_(self.pos_embed, std=0.02)
+        for token in (self.cls_token, self.reg_tokens):
+            if token is not None:
+                nn.init.normal_(token, std=1e-6)
+
+    def _grid(self, size: tuple[int, int], what: str, detail: str = "") -> tuple[int, int]:
+        p = self.patch_size
+        if size[0] % p or size[1] % p:
+            near = f"{size[0] // p * p or p}x{size[1] // p * p or p}"
+            raise ValueError(f"{what} {size[0]}x{size[1]}{detail} is not divisible by the patch size {p}; "
+                             f"use a multiple of {p} on both sides (e.g. {near})")
+        return size[0] // p, size[1] // p
+
+    def grid_for(self, pixels: torch.Tensor) -> tuple[int, int]:
+        """Check pixels (B, C, H, W) and return their patch grid (gh, gw); errors name the shape."""
+        shape = tuple(pixels.shape)
+        if pixels.dim() != 4:
+            raise ValueError(f"pixels must be (B, C, H, W); got shape {shape}")
+        if not pixels.is_floating_point():
+            raise TypeError(f"pixels must be a floating-point tensor (normalised images); got {pixels.dtype} "
+                            f"with shape {shape}")
+        if shape[1] != self.in_chans:
+            raise ValueError(f"pixels have {shape[1]} channel(s) (shape {shape}) but the model expects "
+                             f"in_chans={self.in_chans}")
+        return self._grid(shape[2:], "image size", f" (pixels shape {shape})")
+
+    def num_tokens(self, grid: tuple[int, int] | None = None) -> int:
+        gh, gw = grid or self.grid_size
+        return self.num_prefix_tokens + gh * gw
+
+    def positions(self, grid: tuple[int, int]) -> torch.Tensor | None:
+        """(1, P + gh*gw, D) positions for every token of this grid (zero rows where a token has none)."""
+        if self.sincos is not None:
+            pos = self.sincos if grid == self.grid_size else \
+                sincos_2d(*grid, self.sincos.shape[-1])[None].to(self.sincos)  # (1, gh*gw, D)
+        elif self.pos_embed is not None:
+            pos = resample_grid_positions(self.pos_embed, self.grid_size, grid, self.pos_prefix)
+        else:
+            return None
+        missing = self.num_prefix_tokens - self.pos_prefix  # prefix tokens without positions
+        return F.pad(pos, (0, 0, missing, 0))  # (1, P + gh*gw, D)
+
+    def prefix(self, batch_size: int) -> list[torch.Tensor]:
+        tokens = [t for t in (self.cls_token, self.reg_tokens) if t is not None]
+        return [t.expand(batch_size, -1, -1) for t in tokens]  # [(B, 1, D), (B, R, D)]
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        """pixels (B, C, H, W) -> tokens (B, P + gh*gw, D), prefix tokens first."""
+        grid = self.grid_for(pixels)
+        x = self.proj(pixels).flatten(2).transpose(1, 2)  # (B, gh*gw, D)
+        x = torch.cat([*self.prefix(x.shape[0]), x], dim=1)  # (B, P + gh*gw, D)
+        pos = self.positions(grid)
+        return self.drop(x if pos is None else x + pos)

@@ -1,0 +1,91 @@
+import pytest
+import torch
+
+from backbones.frontends.patches import PatchEmbedding
+from backbones.positions import resample_grid_positions, sincos_2d
+
+
+def images(b=2, c=3, h=32, w=32):
+    return torch.randn(b, c, h, w, generator=torch.Generator().manual_seed(0))
+
+
+@pytest.mark.parametrize("class_token,registers", [(True, 0), (True, 4), (False, 2), (False, 0)])
+def test_shapes_and_prefix_count(class_token, registers):
+    embed = PatchEmbedding(32, 8, 3, 24, class_token=class_token, num_register_tokens=registers)
+    prefix = int(class_token) + registers
+    assert embed.num_prefix_tokens == prefix and embed.grid_size == (4, 4)
+    assert embed.pos_embed.shape == (1, prefix + 16, 24)
+    assert embed(images()).shape == (2, prefix + 16, 24)
+    assert embed(images(h=48, w=16)).shape == (2, prefix + 12, 24)  # another size: 6x2 patches
+
+
+def test_token_order_is_class_registers_patches():
+    """timm's order: [cls, registers..., patches]; with no_embed_class the prefix carries no positions."""
+    embed = PatchEmbedding(16, 8, 3, 12, num_register_tokens=3, no_embed_class=True)
+    with torch.no_grad():
+        embed.cls_token.fill_(1.0)
+        embed.reg_tokens.copy_(torch.arange(2.0, 5.0)[None, :, None].expand(1, 3, 12))
+    out = embed(images(h=16, w=16))  # (2, 1 + 3 + 4, 12)
+    assert torch.equal(out[:, 0], torch.ones(2, 12))
+    for i in range(3):
+        assert torch.equal(out[:, 1 + i], torch.full((2, 12), 2.0 + i))
+    patches = embed.proj(images(h=16, w=16)).flatten(2).transpose(1, 2)
+    torch.testing.assert_close(out[:, 4:], patches + embed.pos_embed)
+
+
+def test_learned_positions_cover_the_prefix_unless_no_embed_class():
+    x = images(h=16, w=16)
+    embed = PatchEmbedding(16, 8, 3, 12, num_register_tokens=1)
+    assert embed.pos_embed.shape == (1, 2 + 4, 12)
+    out = embed(x)
+    torch.testing.assert_close(out[:, 0], embed.cls_token[:, 0].expand(2, 12) + embed.pos_embed[:, 0])
+    torch.testing.assert_close(out[:, 1], embed.reg_tokens[:, 0].expand(2, 12) + embed.pos_embed[:, 1])
+    assert PatchEmbedding(16, 8, 3, 12, num_register_tokens=1, no_embed_class=True).pos_embed.shape == (1, 4, 12)
+
+
+def test_sincos_positions_are_fixed_and_recomputed_for_other_grids():
+    embed = PatchEmbedding(16, 4, 3, 16, pos_embed="sincos")
+    assert embed.pos_embed is None and "sincos" not in embed.state_dict()
+    x = images(h=8, w=12)
+    patches = embed.proj(x).flatten(2).transpose(1, 2)  # (2, 2*3, 16)
+    torch.testing.assert_close(embed(x)[:, 1:], patches + sincos_2d(2, 3, 16))
+    assert PatchEmbedding(16, 4, 3, 16, pos_embed="none")(x).shape == (2, 7, 16)
+
+
+def test_resampling_is_identity_at_the_same_grid_and_keeps_the_prefix():
+    pos = torch.randn(1, 2 + 12, 8)
+    assert resample_grid_positions(pos, (3, 4), (3, 4), 2) is pos
+    out = resample_grid_positions(pos, (3, 4), (6, 2), 2)
+    assert out.shape == (1, 2 + 12, 8) and torch.equal(out[:, :2], pos[:, :2])
+    assert not torch.allclose(out[:, 2:], pos[:, 2:])  # same count, other grid: resampled
+    const = torch.ones(1, 16, 8)  # a constant field stays constant, up or down
+    torch.testing.assert_close(resample_grid_positions(const, (4, 4), (7, 5)), torch.ones(1, 35, 8))
+    torch.testing.assert_close(resample_grid_positions(const, (4, 4), (2, 3)), torch.ones(1, 6, 8))
+    with pytest.raises(ValueError, match=r"1 prefix \+ 3x4 grid = 13.*\(1, 14, 8\)"):
+        resample_grid_positions(pos, (3, 4), (2, 2), 1)
+
+
+@pytest.mark.parametrize("new", [(2, 3), (6, 5), (1, 7)])
+def test_resampling_matches_timm(new):
+    from timm.layers import resample_abs_pos_embed
+
+    pos = torch.randn(1, 1 + 16, 8, generator=torch.Generator().manual_seed(0))
+    torch.testing.assert_close(resample_grid_positions(pos, (4, 4), new, 1),
+                               resample_abs_pos_embed(pos, list(new), (4, 4), num_prefix_tokens=1), atol=0, rtol=0)
+
+
+def test_bad_inputs_name_the_shape():
+    embed = PatchEmbedding(32, 8, 3, 16)
+    with pytest.raises(ValueError, match=r"1 channel\(s\) \(shape \(2, 1, 32, 32\)\).*in_chans=3"):
+        embed(images(c=1))
+    with pytest.raises(ValueError, match=r"image size 30x32 \(pixels shape \(2, 3, 30, 32\)\) is not divisible "
+                                         r"by the patch size 8"):
+        embed(images(h=30))
+    with pytest.raises(ValueError, match=r"pixels must be \(B, C, H, W\); got shape \(3, 32, 32\)"):
+        embed(images()[0])
+    with pytest.raises(TypeError, match="floating-point.*torch.uint8"):
+        embed(torch.zeros(1, 3, 32, 32, dtype=torch.uint8))
+    with pytest.raises(ValueError, match="image_size 30x30 is not divisible by the patch size 8"):
+        PatchEmbedding(30, 8, 3, 16)
+    with pytest.raises(ValueError, match="pos_embed must be one of"):
+        PatchEmbedding(32, 8, 3, 16, pos_embed="rope")

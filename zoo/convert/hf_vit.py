@@ -1,0 +1,103 @@
+"""transformers ViTForImageClassification / ViTModel -> zoo.vit.VisionTransformer.
+
+HF ViT is the original ViT-B/16 recipe: class token, learned positions for
+every token, pre-LN blocks, the final `layernorm` before the class-token
+head, LayerNorm eps 1e-12 by default (kept in the config; timm uses 1e-6).
+The head is chosen from the weights present: `classifier.*` -> a classifier
+with its classes; ViTModel's `pooler.*` (dense + tanh on the class token) ->
+our head's pre-logits with num_classes=0, so forward() returns HF's
+`pooler_output`; neither -> num_classes=0, forward() returns the normed class
+token. ViTModel's `mask_token` (masked image modelling input) is dropped.
+
+Two naming schemes are accepted: checkpoint files (and transformers 4.x
+instances) use `vit.encoder.layer.N.attention.attention.query`, ...;
+transformers 5.x instances use `vit.layers.N.attention.q_proj`, ...
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import torch
+
+from zoo.convert.hf import UnsupportedConfigError, rename_all, require
+from zoo.vit import VitConfig
+
+ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",
+               "quick_gelu": "quick_gelu"}
+
+
+def _square(cfg: dict[str, Any], key: str) -> int:
+    value = cfg.get(key)
+    a, b = (value, value) if isinstance(value, int) else tuple(value)
+    if a != b:
+        raise UnsupportedConfigError(f"vit config has non-square {key}={value!r}")
+    return int(a)
+
+
+def _strip(key: str) -> str:
+    return key.removeprefix("vit.")
+
+
+def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> VitConfig:
+    require(cfg, "hidden_act", tuple(ACTIVATIONS), "gelu")
+    require(cfg, "pooler_act", ("tanh",), "tanh")
+    keys = {_strip(k) for k in state}
+    if any(k.startswith("decoder.") for k in keys):
+        raise UnsupportedConfigError("ViTForMaskedImageModeling (decoder.*) is not supported; "
+                                     "convert its ViTModel (model.vit) instead")
+    pooler = "pooler.dense.weight" in keys
+    if pooler and cfg.get("pooler_output_size") not in (None, cfg["hidden_size"]):
+        raise UnsupportedConfigError(f"vit config has pooler_output_size={cfg['pooler_output_size']!r}; "
+                                     f"supported: the hidden size {cfg['hidden_size']}")
+    if "classifier.weight" in keys:
+        if pooler:
+            raise UnsupportedConfigError("ViT checkpoint has both a pooler and a classifier")
+        num_classes = state["classifier.weight"].shape[0]
+    else:
+        num_classes = 0
+    dim = cfg["hidden_size"]
+    return VitConfig(image_size=_square(cfg, "image_size"), patch_size=_square(cfg, "patch_size"),
+                     in_chans=cfg.get("num_channels", 3), num_classes=num_classes, dim=dim,
+                     depth=cfg["num_hidden_layers"], num_heads=cfg["num_attention_heads"],
+                     mlp_ratio=cfg["intermediate_size"] / dim, qkv_bias=cfg.get("qkv_bias", True),
+                     act=ACTIVATIONS[cfg.get("hidden_act", "gelu")], pooler=pooler,
+                     norm_eps=cfg.get("layer_norm_eps", 1e-12), dropout=cfg.get("hidden_dropout_prob", 0.0))
+
+
+_TOP = {
+    "embeddings.cls_token": "patch_embed.cls_token",
+    "embeddings.position_embeddings": "patch_embed.pos_embed",
+    "embeddings.patch_embeddings.projection.weight": "patch_embed.proj.weight",
+    "embeddings.patch_embeddings.projection.bias": "patch_embed.proj.bias",
+    "embeddings.mask_token": None,
+    "layernorm.weight": "transformer.norm.weight",
+    "layernorm.bias": "transformer.norm.bias",
+    "pooler.dense.weight": "head.pre_logits.fc.weight",
+    "pooler.dense.bias": "head.pre_logits.fc.bias",
+    "classifier.weight": "head.fc.weight",
+    "classifier.bias": "head.fc.bias",
+}
+_BLOCK = {  # checkpoint names, then transformers 5.x module names
+    "attention.attention.query": "attn.q_proj", "attention.attention.key": "attn.k_proj",
+    "attention.attention.value": "attn.v_proj", "attention.output.dense": "attn.o_proj",
+    "intermediate.dense": "ffn.fc1", "output.dense": "ffn.fc2",
+    "attention.q_proj": "attn.q_proj", "attention.k_proj": "attn.k_proj", "attention.v_proj": "attn.v_proj",
+    "attention.o_proj": "attn.o_proj", "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2",
+    "layernorm_before": "norm1", "layernorm_after": "norm2",
+}
+
+
+def _rename(key: str) -> str | None:
+    key = _strip(key)
+    if key in _TOP:
+        return _TOP[key]
+    m = re.fullmatch(r"(?:encoder\.layer|layers)\.(\d+)\.(.+)\.(weight|bias)", key)
+    if m is None or m.group(2) not in _BLOCK:
+        raise KeyError(key)
+    layer, name, kind = m.groups()
+    return f"transformer.blocks.{layer}.{_BLOCK[name]}.{kind}"
+
+
+def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:
+    return rename_all(state, _rename, source)

@@ -1,0 +1,162 @@
+"""timm `VisionTransformer` instance -> zoo.vit.VisionTransformer with the same weights and outputs.
+
+The config is read from the instance's modules (timm keeps no config object
+on it): patch_embed, cls_token / reg_token, pos_embed, norm_pre, the blocks,
+norm / fc_norm and head. Features we do not implement raise
+UnsupportedConfigError naming them, rather than converting into a model that
+computes something else. Training-only parts (drop path, patch dropout) are
+not carried over. Checked against timm 1.0.x vision_transformer.py.
+
+Names: fused `attn.qkv` (3D, D) splits into q, k, v in that order (timm
+reshapes qkv output as (B, N, 3, H, Dh)); `attn.proj` -> `attn.o_proj`;
+`mlp.fc1/fc2` -> `ffn.fc1/fc2`; `ls1/ls2.gamma` keep their names; `norm`
+(the final norm) -> `transformer.norm`; `fc_norm` -> `head.norm`; `head` -> `head.fc`.
+"""
+from __future__ import annotations
+
+import re
+
+import torch
+from torch import nn
+
+from zoo.checkpoint import check_state_dict
+from zoo.convert.hf import UnsupportedConfigError, rename_all
+from zoo.registry import build_model
+from zoo.vit import VisionTransformer, VitConfig
+
+_ACTIVATIONS = {"GELU": "gelu", "GELUTanh": "gelu_tanh", "QuickGELU": "quick_gelu", "ReLU": "relu"}
+
+
+def _unsupported(what: str) -> UnsupportedConfigError:
+    return UnsupportedConfigError(f"timm VisionTransformer with {what} is not supported by from_timm")
+
+
+def _activation(act: nn.Module) -> str:
+    name = type(act).__name__
+    if name == "GELU" and getattr(act, "approximate", "none") == "tanh":
+        name = "GELUTanh"
+    if name not in _ACTIVATIONS:
+        raise _unsupported(f"MLP activation {name}; supported: {sorted(_ACTIVATIONS)}")
+    return _ACTIVATIONS[name]
+
+
+def _square(value, what: str) -> int:
+    a, b = (value, value) if isinstance(value, int) else tuple(value)
+    if a != b:
+        raise _unsupported(f"non-square {what} {a}x{b}")
+    return int(a)
+
+
+def _check_supported(model: nn.Module) -> None:
+    from timm.layers import Attention, LayerNorm, LayerScale, Mlp, PatchEmbed
+    from timm.models.vision_transformer import Block
+
+    def identity(module, what):
+        if module is not None and not isinstance(module, nn.Identity):
+            raise _unsupported(what)
+
+    if getattr(model, "dist_token", None) is not None:
+        raise _unsupported("a distillation token (DeiT distilled)")
+    if model.global_pool not in ("token", "avg"):
+        raise _unsupported(f"global_pool={model.global_pool!r}; supported: 'token', 'avg'")
+    if getattr(model, "attn_pool", None) is not None or getattr(model, "pool_include_prefix", False):
+        raise _unsupported("attention pooling or pool_include_prefix=True")
+    if isinstance(model.norm, nn.Identity) and isinstance(model.fc_norm, nn.Identity):
+        raise _unsupported("final_norm=False")
+    pe = model.patch_embed
+    if type(pe) is not PatchEmbed or not isinstance(pe.proj, nn.Conv2d):
+        raise _unsupported(f"patch embedding {type(pe).__name__} (only a plain PatchEmbed)")
+    if pe.proj.kernel_size != pe.proj.stride or pe.proj.padding != (0, 0):
+        raise _unsupported(f"overlapping patches (kernel {pe.proj.kernel_size}, stride {pe.proj.stride})")
+    identity(pe.norm, "a norm in the patch embedding (embed_norm_layer)")
+    if pe.dynamic_img_pad:
+        raise _unsupported("dynamic_img_pad=True")
+    if (pe.proj.bias is None) != (not isinstance(model.norm_pre, nn.Identity)):
+        raise _unsupported("a patch projection bias that does not follow pre_norm")
+    for i, block in enumerate(model.blocks):
+        if type(block) is not Block or type(block.attn) is not Attention or type(block.mlp) is not Mlp:
+            raise _unsupported(f"block {i} of types {type(block).__name__}/{type(block.attn).__name__}/"
+                               f"{type(block.mlp).__name__} (only Block/Attention/Mlp)")
+        identity(block.attn.q_norm, "qk_norm=True")
+        identity(getattr(block.attn, "norm", None), "scale_attn_norm=True")
+        identity(getattr(block.mlp, "norm", None), "scale_mlp_norm=True")
+        if getattr(block.attn, "gate", None) is not None:
+            raise _unsupported("gated attention")
+        if block.attn.proj.bias is None or block.mlp.fc1.bias is None:
+            raise _unsupported("proj_bias=False")
+        for ls in (block.ls1, block.ls2):
+            if not isinstance(ls, (nn.Identity, LayerScale)):
+                raise _unsupported(f"layer scale {type(ls).__name__}")
+    norms = [model.norm, model.fc_norm, model.norm_pre] + [n for b in model.blocks for n in (b.norm1, b.norm2)]
+    for norm in norms:
+        if isinstance(norm, nn.Identity):
+            continue
+        if type(norm) not in (nn.LayerNorm, LayerNorm) or not norm.elementwise_affine or norm.bias is None:
+            raise _unsupported(f"norm layer {type(norm).__name__} (only an affine LayerNorm with bias)")
+
+
+def config_from_timm(model: nn.Module) -> VitConfig:
+    """Read a VitConfig off a timm VisionTransformer; UnsupportedConfigError for what we lack."""
+    from timm.models.vision_transformer import VisionTransformer as TimmViT
+
+    if not isinstance(model, TimmViT):
+        raise TypeError(f"from_timm takes a timm VisionTransformer instance, got {type(model).__name__}")
+    _check_supported(model)
+    block, pe = model.blocks[0], model.patch_embed
+    dim = model.embed_dim
+    ls = block.ls1
+    return VitConfig(
+        image_size=_square(pe.img_size, "img_size"), patch_size=_square(pe.patch_size, "patch_size"),
+        in_chans=pe.proj.in_channels, num_classes=model.num_classes if isinstance(model.head, nn.Linear) else 0,
+        dim=dim, depth=len(model.blocks), num_heads=block.attn.num_heads,
+        mlp_ratio=block.mlp.fc1.out_features / dim, qkv_bias=block.attn.qkv.bias is not None,
+        act=_activation(block.mlp.act), class_token=model.cls_token is not None,
+        num_register_tokens=model.num_reg_tokens, global_pool=model.global_pool,
+        fc_norm=not isinstance(model.fc_norm, nn.Identity), pre_norm=not isinstance(model.norm_pre, nn.Identity),
+        layer_scale=None if isinstance(ls, nn.Identity) else float(getattr(ls, "init_values", ls.gamma[0])),
+        pos_embed="none" if model.pos_embed is None else "learn", no_embed_class=model.no_embed_class,
+        norm_eps=block.norm1.eps, dropout=model.head_drop.p)
+
+
+_TOP = {"cls_token": "patch_embed.cls_token", "reg_token": "patch_embed.reg_tokens",
+        "pos_embed": "patch_embed.pos_embed", "patch_embed.proj.weight": "patch_embed.proj.weight",
+        "patch_embed.proj.bias": "patch_embed.proj.bias", "norm_pre.weight": "norm_pre.weight",
+        "norm_pre.bias": "norm_pre.bias", "norm.weight": "transformer.norm.weight",
+        "norm.bias": "transformer.norm.bias", "fc_norm.weight": "head.norm.weight",
+        "fc_norm.bias": "head.norm.bias", "head.weight": "head.fc.weight", "head.bias": "head.fc.bias"}
+_BLOCK = {"norm1": "norm1", "norm2": "norm2", "attn.qkv": "attn.qkv", "attn.proj": "attn.o_proj",
+          "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2", "ls1.gamma": "ls1.gamma", "ls2.gamma": "ls2.gamma"}
+
+
+def _rename(key: str) -> str:
+    if key in _TOP:
+        return _TOP[key]
+    m = re.fullmatch(r"blocks\.(\d+)\.(.+?)(\.weight|\.bias|)", key)
+    if m is None or m.group(2) not in _BLOCK:
+        raise KeyError(key)
+    layer, name, kind = m.groups()
+    return f"transformer.blocks.{layer}.{_BLOCK[name]}{kind}"
+
+
+def convert_state_dict(state: dict[str, torch.Tensor],
+                       source: str = "timm VisionTransformer") -> dict[str, torch.Tensor]:
+    """timm state dict -> ours: renamed, fused qkv (3D, D) split into q_proj, k_proj, v_proj."""
+    out = {}
+    for key, value in rename_all(state, _rename, source).items():
+        if ".attn.qkv." in key:
+            prefix, kind = key.split(".attn.qkv.")
+            for name, part in zip(("q_proj", "k_proj", "v_proj"), value.chunk(3, dim=0)):
+                out[f"{prefix}.attn.{name}.{kind}"] = part.clone()
+        else:
+            out[key] = value.detach().clone()
+    return out
+
+
+def from_timm(model: nn.Module) -> VisionTransformer:
+    """A timm VisionTransformer instance -> our VisionTransformer with the same weights, in eval mode."""
+    config = config_from_timm(model)
+    ours = convert_state_dict(dict(model.state_dict()), type(model).__name__)
+    vit = build_model(config)
+    check_state_dict(vit, ours, f"timm {type(model).__name__}")
+    vit.load_state_dict(ours)
+    return vit.eval()
