@@ -29,9 +29,15 @@ def mlm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Te
     return MLMHead.loss(logits, batch["labels"]), {"mlm_acc": accuracy}
 
 
+def model_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Everything but the labels: input_ids/attention_mask for text, pixels for images, mel for audio."""
+    return {k: v for k, v in batch.items() if k != "labels"}
+
+
 def classification_loss(label_smoothing: float = 0.0):
+    """Any classifier: batch = the model's forward kwargs + labels (B,)."""
     def loss_fn(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
-        logits = model(batch["input_ids"], batch.get("attention_mask"))  # (B, C)
+        logits = model(**model_inputs(batch))  # (B, C)
         accuracy = (logits.argmax(-1) == batch["labels"]).float().mean()
         return ClassifierHead.loss(logits, batch["labels"], label_smoothing), {"acc": accuracy}
     return loss_fn
@@ -48,7 +54,7 @@ def evaluate_classifier(model: nn.Module, batches: Iterable[dict[str, torch.Tens
     loss_sum, count = 0.0, 0
     for batch in batches:
         batch = {k: v.to(device) for k, v in batch.items()}
-        logits = model(batch["input_ids"], batch.get("attention_mask"))
+        logits = model(**model_inputs(batch))  # (B, C)
         loss_sum += float(ClassifierHead.loss(logits, batch["labels"])) * len(batch["labels"])
         count += len(batch["labels"])
         for t, p in zip(batch["labels"].tolist(), logits.argmax(-1).tolist()):
