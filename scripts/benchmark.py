@@ -17,6 +17,7 @@ Prints Markdown tables ready to paste into the README.
 from __future__ import annotations
 
 import argparse
+import copy
 import gc
 import json
 import os
@@ -314,11 +315,64 @@ def learning(args) -> dict:
           f"{'met' if abs(ratio - 1) <= 0.02 else 'NOT met'})")
     return {"steps": steps, **results, "loss_ratio": ratio}
 
+# ----------------------------------------------------------------------------- vision (ours vs timm)
+
+
+def vision(args) -> dict:
+    """vit_base_patch16_224 against timm on the same weights: inference at batch 1 and 32, a training step."""
+    import timm
+
+    name = "vit_tiny_patch16_224" if args.quick else "vit_base_patch16_224"
+    batches, train_batch = ((1, 4), 2) if args.quick else ((1, 32), 8)
+    torch.manual_seed(0)
+    ref = timm.create_model(name, pretrained=False, drop_path_rate=0.0).eval()
+    torch.nn.init.normal_(ref.head.weight, std=0.02)  # timm zero-initialises the head: logits would all be 0
+    ours = zoo.from_timm(ref).eval()
+    forward_rows, train_rows = [], []
+    for batch in batches:
+        pixels = torch.randn(batch, 3, 224, 224, generator=torch.Generator().manual_seed(batch))
+        for dtype in args.dtypes:
+            def forward(model, dtype=dtype):
+                with torch.inference_mode(), autocast(dtype):
+                    return model(pixels)
+            diff = check_close(name, dtype, forward(ours), forward(ref))
+            repeats = max(3, args.repeats // (4 if batch > 8 else 1))
+            times = interleaved({"ours": lambda: forward(ours), "ref": lambda: forward(ref)}, 1, repeats)
+            forward_rows.append({"batch": batch, "dtype": dtype, "max_abs_diff": diff, **summarize(times, batch)})
+            print(f"  vision forward b{batch} {dtype}: ratio {forward_rows[-1]['ratio']:.2f}", flush=True)
+    labels = torch.randint(0, 1000, (train_batch,), generator=torch.Generator().manual_seed(0))
+    pixels = torch.randn(train_batch, 3, 224, 224, generator=torch.Generator().manual_seed(0))
+    for dtype in args.dtypes:
+        models = {"ours": zoo.from_timm(ref).train(), "ref": copy.deepcopy(ref).train()}
+        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, fused=args.fused_adamw or None)
+                for k, m in models.items()}
+
+        def step(k, dtype=dtype):
+            opts[k].zero_grad(set_to_none=True)
+            with autocast(dtype):
+                loss = F.cross_entropy(models[k](pixels).float(), labels)
+            loss.backward()
+            opts[k].step()
+        times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, args.train_repeats // 2))
+        train_rows.append({"batch": train_batch, "dtype": dtype, **summarize(times, train_batch)})
+        print(f"  vision train {dtype}: ratio {train_rows[-1]['ratio']:.2f}", flush=True)
+    print(f"\n### Vision: {name}, ours vs timm {timm.__version__} on the same weights (zoo.from_timm)\n")
+    print("Inference, torch.inference_mode (bf16: autocast per call), 224 x 224 images\n")
+    print(table(["batch", "dtype", "ours img/s", "timm img/s", "ours/timm (IQR)", "target", "met", "max abs diff"],
+                [[r["batch"], r["dtype"], f"{r['ours_tok_s']:,.1f}", f"{r['ref_tok_s']:,.1f}",
+                  *ratio_cells(r, 1.0), f"{r['max_abs_diff']:.1e}"] for r in forward_rows]))
+    print(f"\nTraining step (forward + cross-entropy + backward + AdamW), batch {train_batch}\n")
+    print(table(["dtype", "ours img/s", "timm img/s", "ours/timm (IQR)"],
+                [[r["dtype"], f"{r['ours_tok_s']:,.2f}", f"{r['ref_tok_s']:,.2f}",
+                  f"**{r['ratio']:.3f}x** ({r['pair_ratio_iqr'][0]:.2f}-{r['pair_ratio_iqr'][1]:.2f})"]
+                 for r in train_rows]))
+    return {"model": name, "forward": forward_rows, "train": train_rows}
+
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", nargs="+", choices=["forward", "train", "learning"],
-                   default=["forward", "train", "learning"], help="sections to run (default all)")
+    p.add_argument("--only", nargs="+", choices=["forward", "train", "learning", "vision"],
+                   default=["forward", "train", "learning", "vision"], help="sections to run (default all)")
     p.add_argument("--learn-steps", type=int, default=600, help="learning: steps per model (as make demo)")
     p.add_argument("--models", nargs="+", help=f"presets (default {FULL['models']}; --quick: {QUICK['models']})")
     p.add_argument("--dtypes", nargs="+", choices=list(DTYPES), default=["fp32", "bf16"],
@@ -355,6 +409,8 @@ def main(argv=None) -> dict:
     report(results, args)
     if "learning" in args.only:
         results["learning"] = learning(args)
+    if "vision" in args.only:
+        results["vision"] = vision(args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
