@@ -1,17 +1,14 @@
 """scripts/generate.py: our checkpoint + tokenizer -> text, in every decoding mode."""
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 import zoo
+from tests.helpers import load_script
 from data.text import KJV_EXTRACT
 from data.tokenization import train_bpe
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "generate.py"
-spec = importlib.util.spec_from_file_location("generate_script", SCRIPT)
-script = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(script)
+script = load_script("generate")
 
 
 @pytest.fixture(scope="module")

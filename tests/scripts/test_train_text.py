@@ -1,17 +1,15 @@
 """scripts/train_text.py end to end on tiny settings: clm, mlm, then cls fine-tuning from the mlm model."""
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 import zoo
+from tests.helpers import ROOT, load_script
 from data.text import KJV_EXTRACT
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_text.py"
-spec = importlib.util.spec_from_file_location("train_text", SCRIPT)
-train_text = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(train_text)
+train_text = load_script("train_text")
+SCRIPT = ROOT / "scripts" / "train_text.py"
 
 
 @pytest.fixture(scope="module")

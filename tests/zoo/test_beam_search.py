@@ -4,6 +4,7 @@ import torch
 import transformers
 
 import zoo
+from tests.helpers import tiny_hf_decoder
 from zoo.generation import generate
 
 transformers.logging.set_verbosity_error()
@@ -11,18 +12,7 @@ transformers.logging.set_verbosity_error()
 
 @pytest.fixture(scope="module", params=["gpt2", "llama"])
 def pair(request):
-    torch.manual_seed(0)
-    if request.param == "gpt2":
-        ref = transformers.GPT2LMHeadModel(transformers.GPT2Config(
-            vocab_size=97, n_positions=64, n_embd=32, n_layer=2, n_head=4, bos_token_id=0, eos_token_id=0))
-    else:
-        ref = transformers.LlamaForCausalLM(transformers.LlamaConfig(
-            vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
-            num_key_value_heads=2, max_position_embeddings=64, bos_token_id=0, eos_token_id=0, pad_token_id=0))
-    with torch.no_grad():
-        for p in ref.parameters():
-            p.normal_(0, 0.3)
-    return ref.eval(), zoo.from_hf(ref)
+    return tiny_hf_decoder(request.param)
 
 
 PROMPT = torch.randint(1, 97, (2, 6), generator=torch.Generator().manual_seed(3))

@@ -4,6 +4,7 @@ import torch
 import transformers
 
 import zoo
+from tests.helpers import tiny_hf_decoder
 from zoo.generation import GenerationConfig, filter_logits, generate
 
 transformers.logging.set_verbosity_error()
@@ -15,19 +16,7 @@ def greedy_by_recompute(model, ids, n):
     return ids
 
 
-def hf_pair(kind):
-    torch.manual_seed(0)
-    if kind == "gpt2":
-        ref = transformers.GPT2LMHeadModel(transformers.GPT2Config(
-            vocab_size=97, n_positions=64, n_embd=32, n_layer=2, n_head=4, bos_token_id=0, eos_token_id=0))
-    else:
-        ref = transformers.LlamaForCausalLM(transformers.LlamaConfig(
-            vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
-            num_key_value_heads=2, max_position_embeddings=64, bos_token_id=0, eos_token_id=0, pad_token_id=0))
-    with torch.no_grad():
-        for p in ref.parameters():
-            p.normal_(0, 0.3)
-    return ref.eval(), zoo.from_hf(ref)
+hf_pair = tiny_hf_decoder
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])

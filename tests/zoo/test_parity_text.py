@@ -7,19 +7,11 @@ import torch
 import transformers
 
 import zoo
+from tests.helpers import randomize
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()
 ATOL = 1e-4
-
-
-def randomize(model, std=0.2):
-    """HF zero-initialises biases and sets norms to 1: randomise everything so nothing hides."""
-    torch.manual_seed(0)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0, std)
-    return model.eval()
 
 
 def ids(vocab, b=2, t=12):

@@ -8,20 +8,12 @@ from timm.layers import QuickGELU
 from timm.models.vision_transformer import VisionTransformer as TimmViT
 
 import zoo
+from tests.helpers import randomize
 from zoo.convert.hf import UnsupportedConfigError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()
 ATOL = 1e-4
-
-
-def randomize(model, std=0.2):
-    """timm zero-inits biases, sets LayerScale to 1e-5 and class tokens near 0: randomise every tensor."""
-    torch.manual_seed(0)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.normal_(0, std)
-    return model.eval()
 
 
 def pixels(size, chans=3, b=2):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,6 +22,17 @@ def require(cfg: dict[str, Any], key: str, allowed: tuple, default: Any = None) 
     if value not in allowed:
         raise UnsupportedConfigError(f"{cfg.get('model_type')} config has {key}={value!r}; "
                                      f"supported: {', '.join(map(repr, allowed))}")
+
+
+def block_key(key: str, layers: str, block: dict[str, str]) -> str:
+    """Rename a per-layer key: `layers` is the foreign prefix regex (e.g. r"encoder\.layer"), `block` maps
+    the foreign sub-module name to ours; the suffix (".weight", ".bias", "" for bare parameters) is kept.
+    Unknown names raise KeyError, which `rename_all` collects into one error."""
+    m = re.fullmatch(layers + r"\.(\d+)\.(.+?)(\.weight|\.bias|)", key)
+    if m is None or m.group(2) not in block:
+        raise KeyError(key)
+    layer, name, suffix = m.groups()
+    return f"transformer.blocks.{layer}.{block[name]}{suffix}"
 
 
 def rename_all(state: dict[str, torch.Tensor], rename: Callable[[str], str | None],

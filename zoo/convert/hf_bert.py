@@ -6,13 +6,12 @@ output (num_classes=0, HF's `pooler_output`).
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import torch
 
 from zoo.bert import BertConfig
-from zoo.convert.hf import UnsupportedConfigError, rename_all, require
+from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
 
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
 
@@ -78,11 +77,7 @@ def _rename_for(head: str):
             new = _TOP[key]
             # A pooler in an MLM checkpoint (BertForPreTraining-style) has no place in an MLM model.
             return None if head == "mlm" and key.startswith("pooler.") else new
-        m = re.fullmatch(r"encoder\.layer\.(\d+)\.(.+)\.(weight|bias)", key)
-        if m is None:
-            raise KeyError(key)
-        layer, name, kind = m.groups()
-        return f"transformer.blocks.{layer}.{_BLOCK[name]}.{kind}"
+        return block_key(key, r"encoder\.layer", _BLOCK)
     return rename
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from zoo.convert.hf import rename_all, require
+from zoo.convert.hf import block_key, rename_all, require
 from zoo.gpt import GPTConfig
 
 ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu",
@@ -31,7 +31,7 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> GPTCo
                      tie_embeddings=cfg.get("tie_word_embeddings", True))
 
 
-_BLOCK = {"ln_1": "norm1", "ln_2": "norm2", "attn.c_proj": "attn.o_proj", "mlp.c_fc": "ffn.fc1",
+_BLOCK = {"attn.c_attn": "attn.qkv", "ln_1": "norm1", "ln_2": "norm2", "attn.c_proj": "attn.o_proj", "mlp.c_fc": "ffn.fc1",
           "mlp.c_proj": "ffn.fc2"}
 
 
@@ -41,15 +41,9 @@ def _rename(key: str) -> str | None:
         return {"wte.weight": "embed.tokens.weight", "wpe.weight": "embed.positions.weight",
                 "ln_f.weight": "transformer.norm.weight", "ln_f.bias": "transformer.norm.bias",
                 "lm_head.weight": "head.proj.weight"}[key]
-    m = re.fullmatch(r"h\.(\d+)\.(.+)\.(weight|bias)", key)
-    if m is None:
-        if re.fullmatch(r"h\.\d+\.attn\.(bias|masked_bias)", key):
-            return None  # old checkpoints' causal-mask buffers
-        raise KeyError(key)
-    layer, name, kind = m.groups()
-    if name == "attn.c_attn":
-        return f"transformer.blocks.{layer}.attn.qkv.{kind}"  # split below
-    return f"transformer.blocks.{layer}.{_BLOCK[name]}.{kind}"
+    if re.fullmatch(r"h\.\d+\.attn\.(bias|masked_bias)", key):
+        return None  # old checkpoints' causal-mask buffers
+    return block_key(key, r"h", _BLOCK)  # attn.c_attn -> attn.qkv, split below
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from zoo.convert.hf import UnsupportedConfigError, rename_all, require
+from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
 from zoo.llama import LlamaConfig
 
 
@@ -50,13 +50,9 @@ def _rename(key: str) -> str | None:
            "lm_head.weight": "head.proj.weight"}
     if key in top:
         return top[key]
-    m = re.fullmatch(r"layers\.(\d+)\.(.+)\.(weight|bias)", key)
-    if m is None:
-        if re.fullmatch(r"layers\.\d+\.self_attn\.rotary_emb\.inv_freq", key):
-            return None  # a buffer we recompute from rope_theta
-        raise KeyError(key)
-    layer, name, kind = m.groups()
-    return f"transformer.blocks.{layer}.{_BLOCK[name]}.{kind}"
+    if re.fullmatch(r"layers\.\d+\.self_attn\.rotary_emb\.inv_freq", key):
+        return None  # a buffer we recompute from rope_theta
+    return block_key(key, r"layers", _BLOCK)
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:

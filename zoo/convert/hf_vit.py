@@ -15,12 +15,11 @@ transformers 5.x instances use `vit.layers.N.attention.q_proj`, ...
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import torch
 
-from zoo.convert.hf import UnsupportedConfigError, rename_all, require
+from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
 from zoo.vit import VitConfig
 
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",
@@ -92,11 +91,7 @@ def _rename(key: str) -> str | None:
     key = _strip(key)
     if key in _TOP:
         return _TOP[key]
-    m = re.fullmatch(r"(?:encoder\.layer|layers)\.(\d+)\.(.+)\.(weight|bias)", key)
-    if m is None or m.group(2) not in _BLOCK:
-        raise KeyError(key)
-    layer, name, kind = m.groups()
-    return f"transformer.blocks.{layer}.{_BLOCK[name]}.{kind}"
+    return block_key(key, r"(?:encoder\.layer|layers)", _BLOCK)
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:

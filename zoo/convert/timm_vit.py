@@ -14,13 +14,12 @@ reshapes qkv output as (B, N, 3, H, Dh)); `attn.proj` -> `attn.o_proj`;
 """
 from __future__ import annotations
 
-import re
 
 import torch
 from torch import nn
 
 from zoo.checkpoint import check_state_dict
-from zoo.convert.hf import UnsupportedConfigError, rename_all
+from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all
 from zoo.registry import build_model
 from zoo.vit import VisionTransformer, VitConfig
 
@@ -131,11 +130,7 @@ _BLOCK = {"norm1": "norm1", "norm2": "norm2", "attn.qkv": "attn.qkv", "attn.proj
 def _rename(key: str) -> str:
     if key in _TOP:
         return _TOP[key]
-    m = re.fullmatch(r"blocks\.(\d+)\.(.+?)(\.weight|\.bias|)", key)
-    if m is None or m.group(2) not in _BLOCK:
-        raise KeyError(key)
-    layer, name, kind = m.groups()
-    return f"transformer.blocks.{layer}.{_BLOCK[name]}{kind}"
+    return block_key(key, r"blocks", _BLOCK)
 
 
 def convert_state_dict(state: dict[str, torch.Tensor],

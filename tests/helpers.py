@@ -1,0 +1,43 @@
+"""Shared test helpers: reference models with random weights, and loading scripts as modules."""
+import importlib.util
+from pathlib import Path
+
+import torch
+import transformers
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def randomize(model, std=0.2, seed=0):
+    """References zero-init biases, set norms to 1, LayerScale near 0: randomise every tensor so nothing hides."""
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0, std)
+    return model.eval()
+
+
+def tiny_hf_decoder(kind: str, std: float = 0.3):
+    """A 2-layer transformers GPT-2 or LLaMA (GQA) over 97 tokens, random weights, and its zoo conversion."""
+    import zoo
+
+    torch.manual_seed(0)
+    if kind == "gpt2":
+        ref = transformers.GPT2LMHeadModel(transformers.GPT2Config(
+            vocab_size=97, n_positions=64, n_embd=32, n_layer=2, n_head=4, bos_token_id=0, eos_token_id=0))
+    else:
+        ref = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+            vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+            num_key_value_heads=2, max_position_embeddings=64, bos_token_id=0, eos_token_id=0, pad_token_id=0))
+    with torch.no_grad():
+        for p in ref.parameters():
+            p.normal_(0, std)
+    return ref.eval(), zoo.from_hf(ref)
+
+
+def load_script(name: str):
+    """scripts/<name>.py as a module (scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(f"script_{name}", ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
