@@ -27,6 +27,7 @@ from data.text import BROWN_EXTRACT, brown_split
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
 from zoo.generation import generate
 from zoo.tasks import causal_lm_loss, classification_loss, evaluate_classifier, mlm_loss, plot_confusion
+from zoo.cli import add_training_arguments, train_config
 from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
 
 TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
@@ -40,27 +41,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--tokenizer", help="tokenizer.json, vocab.txt or an HF directory")
     p.add_argument("--vocab-size", type=int, help="vocabulary of a newly trained tokenizer (default: the preset's)")
     p.add_argument("--init", help="start from a save_pretrained or HF directory (fine-tuning)")
-    p.add_argument("--steps", type=int, default=500)
-    p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--block-size", type=int, default=128, help="tokens per training sequence")
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--warmup", type=int, default=50)
-    p.add_argument("--weight-decay", type=float, default=0.1)
-    p.add_argument("--grad-clip", type=float, default=1.0)
-    p.add_argument("--grad-accum", type=int, default=1)
-    p.add_argument("--label-smoothing", type=float, default=0.0)
-    p.add_argument("--dropout", type=float, help="override the preset's dropout")
-    p.add_argument("--eval-every", type=int, default=100)
-    p.add_argument("--eval-batches", type=int, default=20)
-    p.add_argument("--save-every", type=int, default=500)
-    p.add_argument("--out", default="runs/text")
-    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
-    p.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32")
-    p.add_argument("--device", default="auto")
-    p.add_argument("--seed", type=int, default=0)
+    add_training_arguments(p, steps=500, batch_size=16, lr=1e-3, warmup=50, weight_decay=0.1, out="runs/text")
     p.add_argument("--sample", type=int, default=0, help="clm: print this many sampled tokens at the end")
     p.add_argument("--prompt", default="And God said")
-    p.add_argument("--no-progress", action="store_true")
     return p.parse_args(argv)
 
 
@@ -201,11 +185,7 @@ def main(argv=None) -> None:
         raise SystemExit(f"--task {task} does not fit model {args.model} (family {family})")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    config = TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, warmup_steps=min(args.warmup, args.steps),
-                         grad_clip=args.grad_clip, grad_accum=args.grad_accum, dtype=args.dtype,
-                         device=args.device, eval_every=args.eval_every, eval_batches=args.eval_batches,
-                         save_every=args.save_every, out=str(out), resume=args.resume, seed=args.seed,
-                         progress=not args.no_progress)
+    config = train_config(args)
     torch.manual_seed(args.seed)
     ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
     if task == "cls":

@@ -1,0 +1,42 @@
+"""Command-line options every training script shares, and the TrainConfig they become.
+
+Scripts stay thin: each adds its own data/model options, then calls
+`add_training_arguments` with its defaults and `train_config(args)`.
+"""
+from __future__ import annotations
+
+import argparse
+
+from zoo.training import TrainConfig
+
+
+def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
+                           weight_decay: float, label_smoothing: float = 0.0, eval_every: int = 100,
+                           eval_batches: int = 20, save_every: int = 500, out: str = "runs/train") -> None:
+    g = p.add_argument_group("training (zoo/training.py)")
+    g.add_argument("--steps", type=int, default=steps, help="optimizer steps")
+    g.add_argument("--batch-size", type=int, default=batch_size)
+    g.add_argument("--lr", type=float, default=lr, help="peak learning rate (AdamW)")
+    g.add_argument("--warmup", type=int, default=warmup, help="linear warmup steps, then cosine decay")
+    g.add_argument("--weight-decay", type=float, default=weight_decay)
+    g.add_argument("--grad-clip", type=float, default=1.0, help="max global gradient norm (0: off)")
+    g.add_argument("--grad-accum", type=int, default=1, help="micro-batches per optimizer step")
+    g.add_argument("--label-smoothing", type=float, default=label_smoothing)
+    g.add_argument("--dropout", type=float, help="override the preset's dropout")
+    g.add_argument("--eval-every", type=int, default=eval_every, help="0: only at the end")
+    g.add_argument("--eval-batches", type=int, default=eval_batches)
+    g.add_argument("--save-every", type=int, default=save_every)
+    g.add_argument("--out", default=out, help="checkpoint.pt, metrics.jsonl, loss.png, model/ go here")
+    g.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    g.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32", help="bf16/fp16: autocast")
+    g.add_argument("--device", default="auto", help="cpu | cuda | cuda:N | auto")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+
+
+def train_config(args: argparse.Namespace) -> TrainConfig:
+    return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay,
+                       warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
+                       grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
+                       eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
+                       out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress)
