@@ -1,0 +1,149 @@
+#!/usr/bin/env python
+"""Train a ViT image classifier on the shared engine: from scratch, or fine-tuned from a checkpoint with a new head.
+
+    python scripts/train_vision.py --model vit_tiny_patch2_8 --data digits --out runs/digits
+    python scripts/train_vision.py --model vit_tiny_patch4_28 --data fashion-mnist --steps 6000 --out runs/fmnist
+    python scripts/train_vision.py --init runs/fmnist/model --data path/to/images --out runs/mine
+    torchrun --nproc_per_node 2 scripts/train_vision.py ...        # the same script, DDP
+
+--data: "digits" (scikit-learn, 8x8), "fashion-mnist" (`make data`, 28x28) or a folder of
+class subfolders (root/<class>/<image>, or root/train/... + root/test/...). Images are
+resized to the model's size; the pipelines and per-set augmentation are in data/images.py.
+--init takes a save_pretrained directory or an HF ViT directory; its classifier is replaced
+by one for the dataset's classes (reset_head).
+
+Outputs in --out: checkpoint.pt, metrics.jsonl, loss.png, confusion.png, summary.json and
+model/ (save_pretrained + preprocess_config.json, which visualize_attention.py reads).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from pathlib import Path
+
+import torch
+
+import zoo
+from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
+                         preprocess_config, save_preprocess_config, train_transform)
+from data.loader import BatchStream, iterate_once
+from zoo.tasks import classification_loss, evaluate_classifier, plot_confusion
+from zoo.training import TrainConfig, distributed_context, is_main_process, train
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", default="vit_tiny_patch2_8", help="registered ViT preset (zoo.list_models('vit*'))")
+    p.add_argument("--data", default="digits", help="digits | fashion-mnist | an image folder")
+    p.add_argument("--init", help="start from a save_pretrained or HF ViT directory (new head)")
+    p.add_argument("--test-fraction", type=float, default=0.2, help="digits / a folder without train+test")
+    p.add_argument("--split-seed", type=int, default=0, help="the train/test split of digits or a folder")
+    p.add_argument("--steps", type=int, default=3000)
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--warmup", type=int, default=100)
+    p.add_argument("--weight-decay", type=float, default=0.05)
+    p.add_argument("--grad-clip", type=float, default=1.0)
+    p.add_argument("--grad-accum", type=int, default=1)
+    p.add_argument("--label-smoothing", type=float, default=0.1)
+    p.add_argument("--dropout", type=float, help="override the preset's dropout (not with --init)")
+    aug = p.add_argument_group("augmentation (defaults: the dataset's, data/images.py)")
+    aug.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
+                     help="--no-augment trains on the eval pipeline")
+    aug.add_argument("--crop-padding", type=int, help="random crop of the zero-padded image (pixels)")
+    aug.add_argument("--scale", type=float, nargs=2, metavar=("MIN", "MAX"), help="RandomResizedCrop area range")
+    aug.add_argument("--degrees", type=float, help="random rotation range")
+    aug.add_argument("--hflip", action=argparse.BooleanOptionalAction, default=None,
+                     help="horizontal flips (on for fashion-mnist; never for digits)")
+    aug.add_argument("--erase", type=float, help="random-erasing probability")
+    p.add_argument("--eval-every", type=int, default=250)
+    p.add_argument("--eval-batches", type=int, default=0,
+                   help="test batches for the periodic evals (0: the whole test set; the final eval always is)")
+    p.add_argument("--save-every", type=int, default=500)
+    p.add_argument("--out", default="runs/vision")
+    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32")
+    p.add_argument("--device", default="auto")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, help="torch.set_num_threads (1 is faster on a busy 2-core machine)")
+    p.add_argument("--no-progress", action="store_true")
+    return p.parse_args(argv)
+
+
+def build_model(args):
+    """A fresh preset, or --init (ours or HF); plus its preprocessing config."""
+    if args.init:
+        saved = json.loads((Path(args.init) / "config.json").read_text())
+        model = zoo.load_pretrained(args.init) if "family" in saved else zoo.from_hf(args.init)
+        if model.config.family != "vit":
+            raise SystemExit(f"--init {args.init} is a {model.config.family} model; train_vision.py trains ViTs")
+        return model, load_preprocess_config(args.init, model.config)
+    family = zoo.model_info(args.model)["family"]
+    if family != "vit":
+        raise SystemExit(f"--model {args.model} is a {family} model; train_vision.py trains ViTs (vit*)")
+    model = zoo.create_model(args.model, **({"dropout": args.dropout} if args.dropout is not None else {}))
+    return model, preprocess_config(model.config)
+
+
+def augmentation(args, recommended: Augment) -> Augment:
+    if not args.augment:
+        return Augment()
+    chosen = {"crop_padding": args.crop_padding, "scale": tuple(args.scale) if args.scale else None,
+              "degrees": args.degrees, "hflip": args.hflip, "erase": args.erase}
+    return dataclasses.replace(recommended, **{k: v for k, v in chosen.items() if v is not None})
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay,
+                         warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
+                         grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
+                         eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
+                         out=str(out), resume=args.resume, seed=args.seed, progress=not args.no_progress)
+    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
+
+    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    model, pre = build_model(args)
+    split = image_split(args.data, in_chans=pre["in_chans"], seed=args.split_seed,
+                        test_fraction=args.test_fraction)
+    if args.init or model.config.num_classes != len(split.classes):
+        model.reset_head(len(split.classes))  # a new classifier for this dataset's classes
+    augment = augmentation(args, split.augment)
+    train_set = ImageDataset(split.train_images, split.train_labels, train_transform(pre, augment))
+    test_set = ImageDataset(split.test_images, split.test_labels, eval_transform(pre))
+    n_eval = len(test_set) if not args.eval_batches else min(len(test_set), args.eval_batches * args.batch_size)
+    eval_set = ImageDataset(split.test_images[:n_eval], split.test_labels[:n_eval], eval_transform(pre))
+    stream = BatchStream(train_set, args.batch_size, seed=args.seed, rank=ctx.rank, world_size=ctx.world_size)
+
+    def eval_fn(m):
+        result = evaluate_classifier(m, iterate_once(eval_set, 256), len(split.classes))
+        return {"loss": result["loss"], "acc": result["acc"]}
+
+    if ctx.is_main:
+        print(f"{args.init or args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
+              f"{len(split.classes)} classes, {len(train_set)} train / {len(test_set)} test images, "
+              f"{pre['size']}x{pre['size']}x{pre['in_chans']}, augment {augment}")
+    result = train(model, stream, classification_loss(args.label_smoothing), config, eval_fn=eval_fn)
+    if not is_main_process():
+        return {}
+    final = evaluate_classifier(model, iterate_once(test_set, 256), len(split.classes))
+    print(f"test top-1 accuracy {final['acc']:.4f} on {len(test_set)} held-out images, loss {final['loss']:.4f} "
+          f"({result.wall_time:.0f} s)")
+    plot_confusion(final["confusion"], split.classes, out / "confusion.png")
+    model.save_pretrained(out / "model")
+    save_preprocess_config(pre, out / "model")
+    summary = {"model": args.init or args.model, "data": args.data, "steps": result.step,
+               "batch_size": args.batch_size, "train_loss": result.train_loss, "test_acc": final["acc"],
+               "test_loss": final["loss"], "test_images": len(test_set), "classes": split.classes,
+               "augment": dataclasses.asdict(augment), "wall_s": result.wall_time}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
