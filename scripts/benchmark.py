@@ -369,10 +369,21 @@ def vision(args) -> dict:
     return {"model": name, "forward": forward_rows, "train": train_rows}
 
 
+def generation_bench():
+    """scripts/benchmark_generation.py (decoding vs transformers' generate, speculative decoding)."""
+    import sys
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import benchmark_generation
+
+    return benchmark_generation
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", nargs="+", choices=["forward", "train", "learning", "vision"],
-                   default=["forward", "train", "learning", "vision"], help="sections to run (default all)")
+    p.add_argument("--only", nargs="+", choices=["forward", "train", "learning", "vision", "generation"],
+                   default=["forward", "train", "learning", "vision", "generation"],
+                   help="sections to run (default all)")
     p.add_argument("--learn-steps", type=int, default=600, help="learning: steps per model (as make demo)")
     p.add_argument("--models", nargs="+", help=f"presets (default {FULL['models']}; --quick: {QUICK['models']})")
     p.add_argument("--dtypes", nargs="+", choices=list(DTYPES), default=["fp32", "bf16"],
@@ -390,6 +401,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help=f"torch intra-op threads (default {torch.get_num_threads()})")
     p.add_argument("--quick", action="store_true", help="tiny presets, tiny shapes, few repeats: a smoke test")
     p.add_argument("--json", metavar="OUT", help="also write every measurement here")
+    generation_bench().add_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:
@@ -411,6 +423,8 @@ def main(argv=None) -> dict:
         results["learning"] = learning(args)
     if "vision" in args.only:
         results["vision"] = vision(args)
+    if "generation" in args.only:
+        results["generation"] = generation_bench().generation(args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
