@@ -50,7 +50,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--dropout", type=float, help="override the preset's dropout (not with --init)")
     aug = p.add_argument_group("augmentation (defaults: the dataset's, data/images.py)")
     aug.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
-                     help="--no-augment trains on the eval pipeline")
+                     help="--no-augment: none of the dataset's augmentation (options given below still apply)")
     aug.add_argument("--crop-padding", type=int, help="random crop of the zero-padded image (pixels)")
     aug.add_argument("--scale", type=float, nargs=2, metavar=("MIN", "MAX"), help="RandomResizedCrop area range")
     aug.add_argument("--degrees", type=float, help="random rotation range")
@@ -87,11 +87,11 @@ def build_model(args):
 
 
 def augmentation(args, recommended: Augment) -> Augment:
-    if not args.augment:
-        return Augment()
+    """The dataset's recommended augmentation (none with --no-augment), then any option given explicitly."""
     chosen = {"crop_padding": args.crop_padding, "scale": tuple(args.scale) if args.scale else None,
               "degrees": args.degrees, "hflip": args.hflip, "erase": args.erase}
-    return dataclasses.replace(recommended, **{k: v for k, v in chosen.items() if v is not None})
+    base = recommended if args.augment else Augment()
+    return dataclasses.replace(base, **{k: v for k, v in chosen.items() if v is not None})
 
 
 def main(argv=None) -> dict:
