@@ -27,7 +27,9 @@ test-slow: venv
 
 demo: venv
 	$(PY) scripts/train_text.py --model gpt_tiny --data data/corpus/kjv_extract.txt --steps 600 \
-		--batch-size 16 --block-size 128 --lr 3e-3 --warmup 60 --eval-every 200 --out $(OUT) --sample 200
+		--batch-size 16 --block-size 128 --lr 3e-3 --warmup 60 --eval-every 200 --out $(OUT)/text --sample 200
+	$(PY) scripts/train_vision.py --model vit_tiny_patch2_8 --data digits --steps 2000 --eval-every 500 \
+		--save-every 1000 --out $(OUT)/vision
 
 data:
 	bash scripts/get_data.sh

@@ -4,7 +4,7 @@ Pre-LN (GPT-2, LLaMA, ViT, Whisper; Xiong et al. 2020):
     x = x + attn(norm1(x)); x = x + cross(norm_cross(x), ctx); x = x + ffn(norm2(x))
 Post-LN (BERT, the 2017 paper):
     x = norm1(x + attn(x)); x = norm_cross(x + cross(x, ctx)); x = norm2(x + ffn(x))
-Optional parts are None (cross-attention) or Identity (LayerScale, dropout).
+Optional parts (cross-attention, LayerScale) are None; dropout runs only when training with p > 0.
 LayerScale is CaiT / DeiT-III: a learned per-channel gain on each branch.
 
 Legend: B batch, T tokens, N context tokens, D model width.
@@ -36,25 +36,32 @@ class Block(nn.Module):
                  ls1: nn.Module | None = None, ls2: nn.Module | None = None,
                  dropout: float = 0.0, post_norm: bool = False):
         super().__init__()
-        self.norm1, self.attn, self.ls1 = norm1, attn, ls1 or nn.Identity()
+        self.norm1, self.attn, self.ls1 = norm1, attn, ls1
         self.norm_cross, self.cross_attn = norm_cross, cross_attn
-        self.norm2, self.ffn, self.ls2 = norm2, ffn, ls2 or nn.Identity()
+        self.norm2, self.ffn, self.ls2 = norm2, ffn, ls2
         self.drop = nn.Dropout(dropout)
         self.post_norm = post_norm
+
+    def _branch(self, y: torch.Tensor, ls: nn.Module | None) -> torch.Tensor:
+        """LayerScale and dropout on a residual branch; absent or inactive ones cost no module call
+        (decoding small models is bound by per-call overhead)."""
+        if ls is not None:
+            y = ls(y)
+        return self.drop(y) if self.training and self.drop.p > 0 else y
 
     def forward(self, x: torch.Tensor, *, context: torch.Tensor | None = None, mask=None, causal=False,
                 context_mask=None, positions=None, input_pos=None) -> torch.Tensor:
         """x (B, T, D), context (B, N, D) for cross-attention -> (B, T, D)."""
         attn_kw = dict(mask=mask, causal=causal, positions=positions, input_pos=input_pos)
         if self.post_norm:
-            x = self.norm1(x + self.drop(self.ls1(self.attn(x, **attn_kw))))
+            x = self.norm1(x + self._branch(self.attn(x, **attn_kw), self.ls1))
             if self.cross_attn is not None:
-                x = self.norm_cross(x + self.drop(self.cross_attn(x, context, mask=context_mask)))
-            return self.norm2(x + self.drop(self.ls2(self.ffn(x))))
-        x = x + self.drop(self.ls1(self.attn(self.norm1(x), **attn_kw)))
+                x = self.norm_cross(x + self._branch(self.cross_attn(x, context, mask=context_mask), None))
+            return self.norm2(x + self._branch(self.ffn(x), self.ls2))
+        x = x + self._branch(self.attn(self.norm1(x), **attn_kw), self.ls1)
         if self.cross_attn is not None:
-            x = x + self.drop(self.cross_attn(self.norm_cross(x), context, mask=context_mask))
-        return x + self.drop(self.ls2(self.ffn(self.norm2(x))))
+            x = x + self._branch(self.cross_attn(self.norm_cross(x), context, mask=context_mask), None)
+        return x + self._branch(self.ffn(self.norm2(x)), self.ls2)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ class Mlp(nn.Module):
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.drop(self.fc2(self.act(self.fc1(x))))  # (B, T, D)
+        x = self.fc2(self.act(self.fc1(x)))  # (B, T, D)
+        return self.drop(x) if self.training and self.drop.p > 0 else x
 
 
 class SwiGLU(nn.Module):
@@ -54,4 +55,5 @@ class SwiGLU(nn.Module):
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.drop(self.down(F.silu(self.gate(x)) * self.up(x)))  # (B, T, D)
+        x = self.down(F.silu(self.gate(x)) * self.up(x))  # (B, T, D)
+        return self.drop(x) if self.training and self.drop.p > 0 else x

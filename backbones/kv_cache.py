@@ -33,9 +33,9 @@ class KVCache(nn.Module):
                              f"{input_pos}..{end - 1} overflows it (setup_cache with a larger max_len)")
         if k.shape[0] != self.k.shape[0]:
             raise ValueError(f"KV cache was set up for batch {self.k.shape[0]}, got batch {k.shape[0]}")
-        self.k[:, :, input_pos:end] = k
-        self.v[:, :, input_pos:end] = v
-        return self.k[:, :, :end], self.v[:, :, :end]  # (B, Hkv, input_pos+T, Dh)
+        self.k.narrow(2, input_pos, end - input_pos).copy_(k)
+        self.v.narrow(2, input_pos, end - input_pos).copy_(v)
+        return self.k.narrow(2, 0, end), self.v.narrow(2, 0, end)  # (B, Hkv, input_pos+T, Dh)
 
     def reorder(self, index: torch.Tensor) -> None:
         """Select batch rows (beam search keeps the cache of surviving beams)."""

@@ -47,17 +47,30 @@ class LearnedPositions(nn.Module):
         self.weight = nn.Parameter(torch.zeros(max_positions, dim))
         nn.init.normal_(self.weight, std=0.02)
 
-    def forward(self, positions: torch.Tensor) -> torch.Tensor:
-        """positions (T,) or (B, T) ids -> (T, D) or (B, T, D)."""
-        check_positions(positions, self.weight.shape[0])
-        return self.weight[positions]
+    def forward(self, positions: torch.Tensor | range) -> torch.Tensor:
+        """positions (T,) or (B, T) ids, or a range -> (T, D) or (B, T, D)."""
+        return position_rows(self.weight, positions)
 
 
-def check_positions(positions: torch.Tensor, max_positions: int) -> None:
-    top = int(positions.max()) if positions.numel() else -1
+def check_positions(positions: torch.Tensor | range, max_positions: int) -> None:
+    if isinstance(positions, range):
+        top = positions[-1] if len(positions) else -1
+    else:
+        top = int(positions.max()) if positions.numel() else -1
     if top >= max_positions:
         raise ValueError(f"sequence needs position {top} but the model has {max_positions} positions "
                          f"(max sequence length {max_positions})")
+
+
+def position_rows(table: torch.Tensor, positions: torch.Tensor | range) -> torch.Tensor:
+    """Rows of a (max_positions, ...) table. A range (contiguous positions: no padding, the usual case)
+    is checked in Python and sliced (a view); a tensor of ids (B, T) or (T,) is checked and gathered."""
+    check_positions(positions, table.shape[0])
+    if isinstance(positions, range):
+        if positions.step != 1:
+            raise ValueError(f"a range of positions must be contiguous (step 1), got {positions}")
+        return table[positions.start:positions.stop]
+    return table[positions]
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
@@ -77,13 +90,13 @@ class RotaryEmbedding(nn.Module):
         self.register_buffer("cos", angles.cos(), persistent=False)
         self.register_buffer("sin", angles.sin(), persistent=False)
 
-    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | None):
-        """q (B, H, T, Dh), k (B, Hkv, T, Dh), positions (T,) or (B, T) -> rotated q, k."""
+    def forward(self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | range | None):
+        """q (B, H, T, Dh), k (B, Hkv, T, Dh), positions (T,) or (B, T) ids or a range -> rotated q, k."""
         if positions is None:
-            positions = torch.arange(q.shape[-2], device=q.device)
-        check_positions(positions, self.max_positions)
-        cos, sin = self.cos[positions].to(q.dtype), self.sin[positions].to(q.dtype)  # (T, Dh) or (B, T, Dh)
-        if positions.dim() == 2:
+            positions = range(q.shape[-2])
+        # (T, Dh) or (B, T, Dh)
+        cos, sin = position_rows(self.cos, positions).to(q.dtype), position_rows(self.sin, positions).to(q.dtype)
+        if cos.dim() == 3:
             cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # (B, 1, T, Dh)
         return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
 

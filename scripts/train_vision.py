@@ -28,8 +28,9 @@ import zoo
 from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
                          preprocess_config, save_preprocess_config, train_transform)
 from data.loader import BatchStream, iterate_once
+from zoo.cli import add_training_arguments, train_config
 from zoo.tasks import classification_loss, evaluate_classifier, plot_confusion
-from zoo.training import TrainConfig, distributed_context, is_main_process, train
+from zoo.training import distributed_context, is_main_process, train
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -39,15 +40,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--init", help="start from a save_pretrained or HF ViT directory (new head)")
     p.add_argument("--test-fraction", type=float, default=0.2, help="digits / a folder without train+test")
     p.add_argument("--split-seed", type=int, default=0, help="the train/test split of digits or a folder")
-    p.add_argument("--steps", type=int, default=3000)
-    p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--warmup", type=int, default=100)
-    p.add_argument("--weight-decay", type=float, default=0.05)
-    p.add_argument("--grad-clip", type=float, default=1.0)
-    p.add_argument("--grad-accum", type=int, default=1)
-    p.add_argument("--label-smoothing", type=float, default=0.1)
-    p.add_argument("--dropout", type=float, help="override the preset's dropout (not with --init)")
+    add_training_arguments(p, steps=3000, batch_size=64, lr=3e-3, warmup=100, weight_decay=0.05,
+                           label_smoothing=0.1, eval_every=250, eval_batches=0, save_every=500, out="runs/vision")
     aug = p.add_argument_group("augmentation (defaults: the dataset's, data/images.py)")
     aug.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
                      help="--no-augment: none of the dataset's augmentation (options given below still apply)")
@@ -57,23 +51,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     aug.add_argument("--hflip", action=argparse.BooleanOptionalAction, default=None,
                      help="horizontal flips (on for fashion-mnist; never for digits)")
     aug.add_argument("--erase", type=float, help="random-erasing probability")
-    p.add_argument("--eval-every", type=int, default=250)
-    p.add_argument("--eval-batches", type=int, default=0,
-                   help="test batches for the periodic evals (0: the whole test set; the final eval always is)")
-    p.add_argument("--save-every", type=int, default=500)
-    p.add_argument("--out", default="runs/vision")
-    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
-    p.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32")
-    p.add_argument("--device", default="auto")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, help="torch.set_num_threads (1 is faster on a busy 2-core machine)")
-    p.add_argument("--no-progress", action="store_true")
     return p.parse_args(argv)
 
 
 def build_model(args):
     """A fresh preset, or --init (ours or HF); plus its preprocessing config."""
     if args.init:
+        if args.dropout is not None:
+            raise SystemExit("--dropout overrides a preset's dropout; with --init the saved config's dropout is used")
         saved = json.loads((Path(args.init) / "config.json").read_text())
         model = zoo.load_pretrained(args.init) if "family" in saved else zoo.from_hf(args.init)
         if model.config.family != "vit":
@@ -96,15 +81,9 @@ def augmentation(args, recommended: Augment) -> Augment:
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    config = TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay,
-                         warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
-                         grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
-                         eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
-                         out=str(out), resume=args.resume, seed=args.seed, progress=not args.no_progress)
+    config = train_config(args)
     ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
 
     torch.manual_seed(args.seed)  # the same initial weights on every rank

@@ -27,7 +27,7 @@ def _gather(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return x.gather(1, index.view(*index.shape, *([1] * (x.dim() - 2))).expand(*index.shape, *x.shape[2:]))
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
     """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with the first EOS id."""
@@ -55,7 +55,7 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     is_finished = torch.zeros(b, k, dtype=torch.bool, device=device)
     improvable = torch.ones(b, 1, dtype=torch.bool, device=device)
     try:
-        logits = decoder.feed(input_ids.repeat_interleave(k, dim=0))[:, -1]  # (B*K, V)
+        logits = decoder.feed(input_ids.repeat_interleave(k, dim=0), keep=1)[:, -1]  # (B*K, V)
         for step in range(n):
             logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
             if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam

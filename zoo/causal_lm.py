@@ -50,12 +50,12 @@ class CausalLM(ZooModel):
         """input_ids (B, T) -> (B, T, D) after the final norm.
 
         attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key;
-        positions (B, T) or (T,) default to input_pos .. input_pos+T-1.
+        positions (B, T) or (T,) default to input_pos .. input_pos+T-1 (a range: sliced, not gathered).
         """
         t = input_ids.shape[1]
         start = input_pos or 0
         if positions is None:
-            positions = torch.arange(start, start + t, device=input_ids.device)  # (T,)
+            positions = range(start, start + t)
         if self.transformer.has_cache and input_pos is None:
             raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
         mask, causal = decoder_mask(attention_mask, t, start + t, input_ids.device)
@@ -66,8 +66,11 @@ class CausalLM(ZooModel):
         return self.head(features)  # (B, T, V)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
-        return self.forward_head(self.forward_features(input_ids, attention_mask, positions, input_pos))
+                positions: torch.Tensor | None = None, input_pos: int | None = None,
+                logits_to_keep: int | None = None) -> torch.Tensor:
+        """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill)."""
+        features = self.forward_features(input_ids, attention_mask, positions, input_pos)
+        return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """batch with input_ids and labels (the next tokens, -100 ignored)."""

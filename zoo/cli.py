@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+import torch
+
 from zoo.training import TrainConfig
 
 
@@ -31,10 +33,14 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
     g.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32", help="bf16/fp16: autocast")
     g.add_argument("--device", default="auto", help="cpu | cuda | cuda:N | auto")
     g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--threads", type=int, help="torch.set_num_threads (1 is faster on a busy 2-core machine)")
     g.add_argument("--no-progress", action="store_true", help="no tqdm bar")
 
 
 def train_config(args: argparse.Namespace) -> TrainConfig:
+    """The TrainConfig of the parsed options; also applies --threads to this process."""
+    if getattr(args, "threads", None):
+        torch.set_num_threads(args.threads)
     return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay,
                        warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
                        grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,

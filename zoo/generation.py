@@ -90,6 +90,8 @@ def choose(logits: torch.Tensor, seen: torch.Tensor, config: GenerationConfig,
     """(B, V) logits -> (B,) next tokens: argmax (greedy) or a draw from next_token_probs."""
     if config.do_sample:
         return torch.multinomial(next_token_probs(logits, seen, config), 1, generator=generator).squeeze(1)
+    if config.repetition_penalty == 1.0:
+        return logits.max(-1).indices  # = argmax (first maximum), 2x faster on CPU for (8, V)
     return apply_repetition_penalty(logits.float(), seen, config.repetition_penalty).argmax(-1)
 
 
@@ -116,49 +118,54 @@ class Decoder:
 
     Keeps the attention mask and the positions (which skip left padding) in step
     with the cache, so greedy, sampling, beam search and speculative decoding
-    all drive the model the same way.
+    all drive the model the same way. The mask is allocated once for the whole
+    session and sliced per step; without padding none is passed at all.
     """
 
     def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
                  attention_mask: torch.Tensor | None = None):
         check_prompt(model, input_ids, max_new_tokens)
         self.model, self.batch = model, input_ids.shape[0]
-        self.mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
+        t = input_ids.shape[1]
+        prompt_mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
         # Only pass a mask when there is padding: without one the causal kernels run unmasked.
-        self.padded = bool((self.mask == 0).any())
-        self.positions = (self.mask.cumsum(-1) - 1).clamp(min=0)  # (B, T): left padding does not count
+        self.padded = bool((prompt_mask == 0).any())
+        self.mask = torch.ones(self.batch, t + max_new_tokens, dtype=prompt_mask.dtype, device=input_ids.device)
+        self.mask[:, :t] = prompt_mask
+        # Left padding does not count: a real token's position is its index minus the padding before it.
+        self.prompt_positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)  # (B, T)
+        self.pads = (t - prompt_mask.sum(-1, keepdim=True)) if self.padded else None  # (B, 1)
         self.length = 0  # tokens in the cache
-        model.setup_cache(self.batch, input_ids.shape[1] + max_new_tokens)
+        model.setup_cache(self.batch, t + max_new_tokens)
 
-    def feed(self, tokens: torch.Tensor) -> torch.Tensor:
-        """tokens (B, n) appended after the cache -> logits (B, n, V)."""
-        n = tokens.shape[1]
-        if self.length:  # after the prompt: positions continue from the last real one
-            self.mask = torch.cat([self.mask, self.mask.new_ones(self.batch, n)], dim=1)
-            self.positions = self.positions[:, -1:] + torch.arange(1, n + 1, device=tokens.device)
-        logits = self.model(tokens, attention_mask=self.mask if self.padded else None,
-                            positions=self.positions, input_pos=self.length)
+    def feed(self, tokens: torch.Tensor, keep: int | None = None) -> torch.Tensor:
+        """tokens (B, n) appended after the cache -> logits (B, n, V), or of the last `keep` tokens only."""
+        n, start = tokens.shape[1], self.length
+        positions = None  # unpadded: the model counts from input_pos
+        if self.padded:
+            positions = self.prompt_positions if start == 0 else \
+                torch.arange(start, start + n, device=tokens.device) - self.pads  # (B, n)
+        logits = self.model(tokens, attention_mask=self.mask[:, :start + n] if self.padded else None,
+                            positions=positions, input_pos=start, logits_to_keep=keep)
         self.length += n
         return logits
 
     def rewind(self, length: int) -> None:
         """Forget everything after `length` cached tokens (speculative decoding's rejected drafts)."""
-        drop = self.length - length
-        if drop > 0:
-            self.mask = self.mask[:, :-drop]
-            self.positions = self.positions[:, -1:] - drop
-            self.length = length
+        self.length = min(self.length, length)
 
     def reorder(self, index: torch.Tensor) -> None:
         """Keep batch rows `index` (beam search), cache included."""
         self.model.transformer.reorder_cache(index)
-        self.mask, self.positions = self.mask[index], self.positions[index]
+        self.mask, self.prompt_positions = self.mask[index], self.prompt_positions[index]
+        if self.pads is not None:
+            self.pads = self.pads[index]
 
     def close(self) -> None:
         self.model.clear_cache()
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
            attention_mask: torch.Tensor | None = None,
            generator: torch.Generator | None = None) -> Iterator[torch.Tensor]:
@@ -171,16 +178,23 @@ def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
     model.eval()
     decoder = Decoder(model, input_ids, config.max_new_tokens, attention_mask)
     pad = config.eos_ids[0] if config.eos_ids else 0
+    stops = bool(config.eos_ids or config.stop_sequences)
+    # The tokens so far are only needed by the repetition penalty and the stop checks.
+    track = stops or config.repetition_penalty != 1.0
     tokens = input_ids
     done = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
     try:
-        logits = decoder.feed(input_ids)[:, -1]
+        logits = decoder.feed(input_ids, keep=1)[:, -1]
         for step in range(config.max_new_tokens):
-            token = choose(logits, tokens, config, generator).masked_fill(done, pad)  # (B,)
-            tokens = torch.cat([tokens, token[:, None]], dim=1)
-            done |= ends_with_stop(tokens, config)
+            token = choose(logits, tokens, config, generator)  # (B,)
+            if stops:
+                token = token.masked_fill(done, pad)
+            if track:
+                tokens = torch.cat([tokens, token[:, None]], dim=1)
+            if stops:
+                done |= ends_with_stop(tokens, config)
             yield token
-            if bool(done.all()) or step == config.max_new_tokens - 1:
+            if step == config.max_new_tokens - 1 or (stops and bool(done.all())):
                 return
             logits = decoder.feed(token[:, None])[:, -1]
     finally:

@@ -110,7 +110,7 @@ def _verify(p: torch.Tensor, q: torch.Tensor | None, token: int, generator: torc
     return int(torch.multinomial(residual, 1, generator=generator))
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def speculative_generate(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
                          num_draft_tokens: int = 4, generator: torch.Generator | None = None,
                          attention_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, SpeculativeStats]:

@@ -21,23 +21,25 @@ class TokenEmbedding(nn.Module):
         self.tokens = nn.Embedding(vocab_size, dim)
         self.positions = LearnedPositions(max_positions, dim) if max_positions else None
         self.token_types = nn.Embedding(type_vocab_size, dim) if type_vocab_size else None
-        self.norm = norm or nn.Identity()
+        self.norm = norm
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
+    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | range | None = None,
                 token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
-        """input_ids (B, T), positions (T,) or (B, T), token_type_ids (B, T) -> (B, T, D)."""
+        """input_ids (B, T), positions (T,) or (B, T) ids or a range, token_type_ids (B, T) -> (B, T, D)."""
         check_token_ids(input_ids, self.vocab_size)
         x = self.tokens(input_ids)  # (B, T, D)
         if self.positions is not None:
             if positions is None:
-                positions = torch.arange(input_ids.shape[1], device=input_ids.device)
+                positions = range(input_ids.shape[1])
             x = x + self.positions(positions)
         if self.token_types is not None:
             if token_type_ids is None:
                 token_type_ids = torch.zeros_like(input_ids)
             x = x + self.token_types(token_type_ids)
-        return self.drop(self.norm(x))
+        if self.norm is not None:
+            x = self.norm(x)
+        return self.drop(x) if self.training and self.drop.p > 0 else x
 
 
 def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:
@@ -45,6 +47,8 @@ def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:
         raise TypeError(f"input_ids must be an integer tensor, got {input_ids.dtype}")
     if input_ids.dim() != 2:
         raise ValueError(f"input_ids must be (batch, tokens), got shape {tuple(input_ids.shape)}")
-    if input_ids.numel() and (int(input_ids.min()) < 0 or int(input_ids.max()) >= vocab_size):
-        raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
-                         f"[{int(input_ids.min())}, {int(input_ids.max())}]")
+    if input_ids.numel():
+        low, high = (int(v) for v in torch.aminmax(input_ids))  # one pass, one sync
+        if low < 0 or high >= vocab_size:
+            raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
+                             f"[{low}, {high}]")

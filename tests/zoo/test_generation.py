@@ -5,7 +5,7 @@ import transformers
 
 import zoo
 from tests.helpers import tiny_hf_decoder
-from zoo.generation import GenerationConfig, filter_logits, generate
+from zoo.generation import Decoder, GenerationConfig, filter_logits, generate
 
 transformers.logging.set_verbosity_error()
 
@@ -42,6 +42,28 @@ def test_left_padded_batch_equals_each_prompt_alone(name):
     got = generate(model, batch, 6, attention_mask=mask)
     assert torch.equal(got[0, 9:], generate(model, long, 6)[0, 9:])
     assert torch.equal(got[1, 9:], generate(model, short, 6)[0, 4:])
+
+
+@pytest.mark.parametrize("name", ["gpt_tiny", "llama_tiny"])
+def test_decoder_chunks_rewind_and_keep_on_a_padded_batch(name):
+    """Multi-token feeds, a rewind and re-feed (speculative decoding's pattern) and keep= all give the
+    logits of one full forward over the same padded batch."""
+    torch.manual_seed(0)
+    model = zoo.create_model(name).eval()
+    ids = torch.randint(1, 4096, (2, 12))
+    mask = torch.ones_like(ids)
+    mask[1, :4] = 0  # row 1: 4 pads, then a prompt of 4, then 4 more tokens
+    with torch.no_grad():
+        full = model(ids, attention_mask=mask, positions=(mask.cumsum(-1) - 1).clamp(min=0))  # (2, 12, V)
+        decoder = Decoder(model, ids[:, :8], 4, mask[:, :8])
+        try:
+            torch.testing.assert_close(decoder.feed(ids[:, :8], keep=1), full[:, 7:8], atol=1e-5, rtol=1e-5)
+            decoder.feed(torch.randint(1, 4096, (2, 3)))  # drafts that get rejected
+            decoder.rewind(8)
+            torch.testing.assert_close(decoder.feed(ids[:, 8:11]), full[:, 8:11], atol=1e-5, rtol=1e-5)
+            torch.testing.assert_close(decoder.feed(ids[:, 11:]), full[:, 11:], atol=1e-5, rtol=1e-5)
+        finally:
+            decoder.close()
 
 
 def test_sampling_is_reproducible_with_a_generator():
