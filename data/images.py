@@ -230,7 +230,8 @@ class ImageSplit:
 # Recommended augmentation per set, measured with scripts/train_vision.py. On 8x8 digits a 1-pixel random
 # crop costs accuracy (94.7 % vs 97.2 % without augmentation, lr 2e-3); a small rotation helps a little.
 DIGITS_AUGMENT = Augment(degrees=10)
-FASHION_MNIST_AUGMENT = Augment(crop_padding=2, hflip=True)
+# Flips only: in 30-minute CPU runs the ViT underfits, and random crops (padding 2) cost ~0.5% test accuracy.
+FASHION_MNIST_AUGMENT = Augment(hflip=True)
 FOLDER_AUGMENT = Augment(scale=(0.35, 1.0))  # no flip: user classes may be chiral (letters, arrows)
 
 
