@@ -142,9 +142,12 @@ class Decoder:
         """tokens (B, n) appended after the cache -> logits (B, n, V), or of the last `keep` tokens only."""
         n, start = tokens.shape[1], self.length
         positions = None  # unpadded: the model counts from input_pos
-        if self.padded:
-            positions = self.prompt_positions if start == 0 else \
-                torch.arange(start, start + n, device=tokens.device) - self.pads  # (B, n)
+        if self.padded:  # (B, n): the prompt's own positions, then one more per token after it
+            t = self.prompt_positions.shape[1]
+            positions = self.prompt_positions[:, start:start + n]
+            if start + n > t:
+                after = torch.arange(max(start, t), start + n, device=tokens.device) - self.pads
+                positions = torch.cat([positions, after], dim=1) if start < t else after
         logits = self.model(tokens, attention_mask=self.mask[:, :start + n] if self.padded else None,
                             positions=positions, input_pos=start, logits_to_keep=keep)
         self.length += n
