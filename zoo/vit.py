@@ -178,6 +178,14 @@ def vit_tiny_patch4_28() -> VitConfig:
 
 
 @register_model
+def vit_tiny_patch4_28_gap() -> VitConfig:
+    """vit_tiny_patch4_28 with no class token: mean of the patch tokens, then fc_norm (Beyer et al. 2022).
+    The best Fashion-MNIST result here (90.6% in 25 minutes, README)."""
+    return VitConfig(image_size=28, patch_size=4, in_chans=1, num_classes=10, dim=128, depth=4, num_heads=4,
+                     mlp_ratio=2.0, class_token=False, global_pool="avg")
+
+
+@register_model
 def vit_tiny_patch2_8() -> VitConfig:
     """scikit-learn digits: 8x8 grey images, 4x4 patches of 2 pixels, 10 classes. 2 layers x 64 wide."""
     return VitConfig(image_size=8, patch_size=2, in_chans=1, num_classes=10, dim=64, depth=2, num_heads=4,
