@@ -194,15 +194,8 @@ class MultiHeadAttention(nn.Module):
         b, t, _ = x.shape
         return x.view(b, t, n, self.head_dim).transpose(1, 2)  # (B, n, T, Dh)
 
-    def forward(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
-                mask: torch.Tensor | None = None, causal: bool = False,
-                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
-        """x (B, Tq, D), context (B, Tk, Dkv) or None -> (B, Tq, D).
-
-        positions: (B, Tq) or (Tq,) position ids for RoPE. input_pos: where this
-        chunk starts in the self-attention KV cache (None without a cache).
-        """
-        b, t, _ = x.shape
+    def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos):
+        """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
         q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
         if not self.cross:
             k = self._heads(self.k_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
@@ -220,6 +213,30 @@ class MultiHeadAttention(nn.Module):
             v = self._heads(self.v_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
             if self.kv_cache is not None:
                 self.kv_cache.store(k, v)
+        return q, k, v
+
+    def _merge(self, out: torch.Tensor) -> torch.Tensor:
+        b, _, t, _ = out.shape
+        return self.o_proj(out.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim))  # (B, Tq, D)
+
+    def forward(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
+                mask: torch.Tensor | None = None, causal: bool = False,
+                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+        """x (B, Tq, D), context (B, Tk, Dkv) or None -> (B, Tq, D).
+
+        positions: (B, Tq) or (Tq,) position ids (or a range) for RoPE. input_pos: where this
+        chunk starts in the self-attention KV cache (None without a cache).
+        """
+        q, k, v = self._project(x, context, positions, input_pos)
         out = attend(q, k, v, mask=mask, causal=causal, backend=self.backend,
                      dropout_p=self.dropout if self.training else 0.0)  # (B, H, Tq, Dh)
-        return self.o_proj(out.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim))  # (B, Tq, D)
+        return self._merge(out)
+
+    def forward_with_weights(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
+                             mask: torch.Tensor | None = None, causal: bool = False,
+                             positions: torch.Tensor | None = None,
+                             input_pos: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """The same through attend_math, which also returns the weights: (B, Tq, D), (B, H, Tq, Tk)."""
+        q, k, v = self._project(x, context, positions, input_pos)
+        out, weights = attend_math(q, k, v, mask=mask, causal=causal)
+        return self._merge(out), weights

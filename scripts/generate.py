@@ -12,7 +12,6 @@ Several --prompt values are decoded as one left-padded batch.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -52,8 +51,7 @@ def load_model(source: str) -> torch.nn.Module:
     path = Path(source)
     if not path.is_dir():
         return zoo.create_model(source)
-    config = json.loads((path / "config.json").read_text())
-    return zoo.load_pretrained(path) if "family" in config else zoo.from_hf(path)
+    return zoo.load_directory(path)
 
 
 def batch_prompts(tokenizer, prompts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -69,8 +69,7 @@ def get_tokenizer(args, out: Path, kind: str, texts_for_training) -> Tokenizer:
 def build_model(args, **config):
     """A fresh preset, or --init: our save_pretrained directory or an HF one."""
     if args.init:
-        saved = json.loads((Path(args.init) / "config.json").read_text())
-        return zoo.load_pretrained(args.init) if "family" in saved else zoo.from_hf(args.init)
+        return zoo.load_directory(args.init)
     if args.dropout is not None:
         config["dropout"] = args.dropout
     return zoo.create_model(args.model, **config)

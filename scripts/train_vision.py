@@ -59,8 +59,7 @@ def build_model(args):
     if args.init:
         if args.dropout is not None:
             raise SystemExit("--dropout overrides a preset's dropout; with --init the saved config's dropout is used")
-        saved = json.loads((Path(args.init) / "config.json").read_text())
-        model = zoo.load_pretrained(args.init) if "family" in saved else zoo.from_hf(args.init)
+        model = zoo.load_directory(args.init)
         if model.config.family != "vit":
             raise SystemExit(f"--init {args.init} is a {model.config.family} model; train_vision.py trains ViTs")
         return model, load_preprocess_config(args.init, model.config)

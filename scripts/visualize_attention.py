@@ -21,7 +21,6 @@ drawn is what the model computed. Nothing in the model is switched or patched.
 from __future__ import annotations
 
 import argparse
-import json
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,7 +28,6 @@ import numpy as np
 import torch
 
 import zoo
-from backbones.attention import MultiHeadAttention, attend_math
 from data.images import denormalize, eval_transform, image_split, load_preprocess_config, preprocess_config
 from data.tokenization import load_tokenizer
 from data.vision import read_image
@@ -57,24 +55,6 @@ def parse_args(argv=None) -> argparse.Namespace:
 # ----------------------------------------------------------------------------- the weights
 
 
-def split_heads(x: torch.Tensor, heads: int, head_dim: int) -> torch.Tensor:
-    b, t, _ = x.shape
-    return x.view(b, t, heads, head_dim).transpose(1, 2)  # (B, heads, T, Dh)
-
-
-def math_attention(attn: MultiHeadAttention, x: torch.Tensor, mask=None, causal: bool = False,
-                   positions=None) -> tuple[torch.Tensor, torch.Tensor]:
-    """`attn`'s self-attention on its input x (B, T, D) via attend_math -> (output (B, T, D), weights (B, H, T, T))."""
-    q = split_heads(attn.q_proj(x), attn.num_heads, attn.head_dim)  # (B, H, T, Dh)
-    k = split_heads(attn.k_proj(x), attn.num_kv_heads, attn.head_dim)  # (B, Hkv, T, Dh)
-    v = split_heads(attn.v_proj(x), attn.num_kv_heads, attn.head_dim)  # (B, Hkv, T, Dh)
-    if attn.rope is not None:
-        q, k = attn.rope(q, k, positions)
-    out, weights = attend_math(q, k, v, mask=mask, causal=causal)  # (B, H, T, Dh), (B, H, T, T)
-    b, t, _ = x.shape
-    return attn.o_proj(out.transpose(1, 2).reshape(b, t, attn.num_heads * attn.head_dim)), weights
-
-
 @contextmanager
 def recorded_attention(model: torch.nn.Module, layer: int):
     """Inside `with`, each forward stores block `layer`'s weights (B, H, T, T) in the yielded dict["weights"]."""
@@ -88,8 +68,9 @@ def recorded_attention(model: torch.nn.Module, layer: int):
 
     def hook(module, args, kwargs, output):
         with torch.no_grad():
-            out, weights = math_attention(module, args[0], kwargs.get("mask"), kwargs.get("causal", False),
-                                          kwargs.get("positions"))
+            out, weights = module.forward_with_weights(args[0], mask=kwargs.get("mask"),
+                                                       causal=kwargs.get("causal", False),
+                                                       positions=kwargs.get("positions"))
         if not torch.allclose(out, output, atol=1e-4, rtol=1e-3):
             raise RuntimeError(f"layer {layer}: attention recomputed with attend_math differs from the layer's "
                                f"output by {(out - output).abs().max().item():.2e} (is the model in eval mode?)")
@@ -107,8 +88,7 @@ def load_model(source: str) -> torch.nn.Module:
     if not path.is_dir():
         print(f"{source}: a preset with random weights (pass a checkpoint directory for trained attention)")
         return zoo.create_model(source).eval()
-    saved = json.loads((path / "config.json").read_text())
-    return (zoo.load_pretrained(path) if "family" in saved else zoo.from_hf(path)).eval()
+    return zoo.load_directory(path).eval()
 
 
 # ----------------------------------------------------------------------------- ViT

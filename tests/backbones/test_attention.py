@@ -126,3 +126,14 @@ def test_auto_choice_on_cpu():
     assert _auto_backend(qb, k.bfloat16()) == "math"
     assert _auto_backend(qb, torch.randn(2, 4, 300, 16).bfloat16()) == "sdpa"
     assert _auto_backend(q.bfloat16(), k.bfloat16()) == "sdpa"  # inference
+
+
+def test_forward_with_weights_equals_forward_and_rows_sum_to_one():
+    torch.manual_seed(0)
+    attn = MultiHeadAttention(32, 4, num_kv_heads=2).eval()
+    x = torch.randn(2, 5, 32)
+    out, weights = attn.forward_with_weights(x, causal=True)
+    torch.testing.assert_close(out, attn(x, causal=True), atol=1e-5, rtol=1e-5)
+    assert weights.shape == (2, 4, 5, 5)
+    torch.testing.assert_close(weights.sum(-1), torch.ones(2, 4, 5))
+    assert weights.triu(1).abs().max() == 0  # causal: nothing above the diagonal
