@@ -130,8 +130,10 @@ class Decoder:
         prompt_mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
         # Only pass a mask when there is padding: without one the causal kernels run unmasked.
         self.padded = bool((prompt_mask == 0).any())
-        self.mask = torch.ones(self.batch, t + max_new_tokens, dtype=prompt_mask.dtype, device=input_ids.device)
-        self.mask[:, :t] = prompt_mask
+        self.mask = None  # (B, T + max_new_tokens), only with padding
+        if self.padded:
+            self.mask = torch.ones(self.batch, t + max_new_tokens, dtype=prompt_mask.dtype, device=input_ids.device)
+            self.mask[:, :t] = prompt_mask
         # Left padding does not count: a real token's position is its index minus the padding before it.
         self.prompt_positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)  # (B, T)
         self.pads = (t - prompt_mask.sum(-1, keepdim=True)) if self.padded else None  # (B, 1)
@@ -160,9 +162,9 @@ class Decoder:
     def reorder(self, index: torch.Tensor) -> None:
         """Keep batch rows `index` (beam search), cache included."""
         self.model.transformer.reorder_cache(index)
-        self.mask, self.prompt_positions = self.mask[index], self.prompt_positions[index]
-        if self.pads is not None:
-            self.pads = self.pads[index]
+        self.prompt_positions = self.prompt_positions[index]
+        if self.padded:
+            self.mask, self.pads = self.mask[index], self.pads[index]
 
     def close(self) -> None:
         self.model.clear_cache()
