@@ -26,20 +26,15 @@ import copy
 import gc
 import inspect
 import json
-import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from benchmark import build_pair, cpu_seconds, interleaved, machine, others_share, ratio_cells, summarize, table  # noqa: E402
-
-from zoo.generation import Decoder, GenerationConfig, generate  # noqa: E402
+from zoo.bench import cpu_seconds, interleaved, machine, others_share, ratio_cells, reference_pair, summarize, table
+from zoo.generation import Decoder, GenerationConfig, generate
 
 SECTIONS = ("decode", "bound", "bf16", "context", "speculative")
 TARGETS = {  # from the generation-performance issue
@@ -452,7 +447,7 @@ def generation(args) -> dict:
     if True:  # no inference_mode around it: generate() runs as a user calls it (it uses no_grad itself)
         if {"decode", "bound", "bf16", "context"} & set(sections):
             for name in args.gen_models:
-                pairs[name] = build_pair(name)
+                pairs[name] = reference_pair(name)
         if "decode" in sections:
             results["decode"] = bench_decode(args, pairs)
         if "bf16" in sections:

@@ -13,14 +13,18 @@ from zoo.training import TrainConfig
 
 
 def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
-                           weight_decay: float, label_smoothing: float = 0.0, eval_every: int = 100,
+                           weight_decay: float, min_lr_ratio: float = 0.1, label_smoothing: float = 0.0,
+                           eval_every: int = 100,
                            eval_batches: int = 20, save_every: int = 500, out: str = "runs/train") -> None:
     g = p.add_argument_group("training (zoo/training.py)")
     g.add_argument("--steps", type=int, default=steps, help="optimizer steps")
     g.add_argument("--batch-size", type=int, default=batch_size)
     g.add_argument("--lr", type=float, default=lr, help="peak learning rate (AdamW)")
     g.add_argument("--warmup", type=int, default=warmup, help="linear warmup steps, then cosine decay")
+    g.add_argument("--min-lr-ratio", type=float, default=min_lr_ratio,
+                   help="the cosine decay ends at lr * this (0: decay to zero)")
     g.add_argument("--weight-decay", type=float, default=weight_decay)
+    g.add_argument("--betas", type=float, nargs=2, default=(0.9, 0.95), metavar=("B1", "B2"), help="AdamW betas")
     g.add_argument("--grad-clip", type=float, default=1.0, help="max global gradient norm (0: off)")
     g.add_argument("--grad-accum", type=int, default=1, help="micro-batches per optimizer step")
     g.add_argument("--label-smoothing", type=float, default=label_smoothing)
@@ -35,14 +39,18 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--threads", type=int, help="torch.set_num_threads (1 is faster on a busy 2-core machine)")
     g.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+    g.add_argument("--compile", action="store_true",
+                   help="torch.compile the training step (needs a C++ compiler on CPU; the first steps compile)")
 
 
 def train_config(args: argparse.Namespace) -> TrainConfig:
     """The TrainConfig of the parsed options; also applies --threads to this process."""
     if getattr(args, "threads", None):
         torch.set_num_threads(args.threads)
-    return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay,
+    return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, betas=tuple(args.betas),
+                       min_lr_ratio=args.min_lr_ratio,
                        warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
                        grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
                        eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
-                       out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress)
+                       out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
+                       compile=args.compile)

@@ -361,6 +361,23 @@ def test_bf16_autocast_on_cpu(tmp_path: Path) -> None:
         train(make_mlp(), ShuffleStream(x, y, 16), mse_loss, config(tmp_path, steps=1, dtype="fp16"))
 
 
+@pytest.mark.slow  # ~20 s of compiling
+def test_compiled_training_matches_eager(tmp_path: Path) -> None:
+    """TrainConfig(compile=True): the same losses and weights as eager, and an eager model left behind."""
+    x, y = regression_data()
+    eager, compiled = make_mlp(seed=5), make_mlp(seed=5)
+    train(eager, ShuffleStream(x, y, 16), mse_loss, config(tmp_path, steps=4, out=str(tmp_path / "eager")))
+    train(compiled, ShuffleStream(x, y, 16), mse_loss,
+          config(tmp_path, steps=4, compile=True, out=str(tmp_path / "compiled")))
+    for a, b in zip(train_records(tmp_path / "eager"), train_records(tmp_path / "compiled"), strict=True):
+        assert b["loss"] == pytest.approx(a["loss"], rel=1e-4)
+    for p_e, p_c in zip(eager.parameters(), compiled.parameters(), strict=True):
+        torch.testing.assert_close(p_c, p_e, rtol=1e-4, atol=1e-5)
+    assert not hasattr(compiled, "_orig_mod")  # the caller's module is not replaced by the compiled wrapper
+    assert set(load_torch_checkpoint(tmp_path / "compiled" / "checkpoint.pt")["model"]) == \
+        set(eager.state_dict())  # no "_orig_mod." prefixes in the checkpoint
+
+
 # ----------------------------------------------------------------------------- checkpoints
 
 
