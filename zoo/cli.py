@@ -39,6 +39,8 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--threads", type=int, help="torch.set_num_threads (1 is faster on a busy 2-core machine)")
     g.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+    g.add_argument("--time-budget", type=float, default=0.0, metavar="MINUTES",
+                   help="stop after this much wall clock; the cosine decay follows the clock (0: off, --steps decides)")
     g.add_argument("--compile", action="store_true",
                    help="torch.compile the training step (needs a C++ compiler on CPU; the first steps compile)")
 
@@ -53,4 +55,4 @@ def train_config(args: argparse.Namespace) -> TrainConfig:
                        grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
                        eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
                        out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
-                       compile=args.compile)
+                       compile=args.compile, time_budget=60.0 * args.time_budget)

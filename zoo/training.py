@@ -113,6 +113,11 @@ class TrainConfig:
     seed: int = 0
     progress: bool = True
     compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
+    # Seconds of wall clock for the whole run (0: off). Training stops when it is spent (or at `steps`,
+    # now a cap), and the cosine decay follows the elapsed share of the budget instead of the step
+    # count, so the run ends at the floor however fast the machine turns out to be ("Cramming",
+    # Geiping & Goldstein 2022). Evaluations and checkpoints count against it.
+    time_budget: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
@@ -123,6 +128,7 @@ class TrainConfig:
             "lr": (self.lr > 0, "a positive float"),
             "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
             "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
+            "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
             "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
             "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
             "betas": (len(self.betas) == 2, "two floats"),
@@ -211,6 +217,14 @@ def _mean_over_ranks(values: Tensor, ctx: DistContext) -> Tensor:
     return values / ctx.world_size
 
 
+def _max_over_ranks(value: float, ctx: DistContext, device: torch.device) -> float:
+    if not ctx.is_distributed:
+        return value
+    t = torch.tensor([value], dtype=torch.float64, device=device)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return float(t.item())
+
+
 def _gather_to_main(obj: Any, ctx: DistContext) -> list[Any] | None:
     if not ctx.is_distributed:
         return [obj]
@@ -260,6 +274,12 @@ def param_groups(model: nn.Module, weight_decay: float) -> list[dict[str, Any]]:
     return [g for g in groups if g["params"]]
 
 
+def cosine_factor(progress: float, min_lr_ratio: float) -> float:
+    """1 at progress 0, `min_lr_ratio` at progress >= 1, half a cosine in between."""
+    progress = min(1.0, max(0.0, progress))
+    return min_lr_ratio + (1.0 - min_lr_ratio) * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
 def lr_factor(step: int, *, warmup_steps: int, total_steps: int, min_lr_ratio: float) -> float:
     """Multiplier of the peak lr for the update that completes step `step` (1-based).
 
@@ -268,24 +288,38 @@ def lr_factor(step: int, *, warmup_steps: int, total_steps: int, min_lr_ratio: f
     """
     if step < warmup_steps:
         return step / warmup_steps
-    progress = min(1.0, (step - warmup_steps) / max(1, total_steps - warmup_steps))
-    return min_lr_ratio + (1.0 - min_lr_ratio) * 0.5 * (1.0 + math.cos(math.pi * progress))
+    return cosine_factor((step - warmup_steps) / max(1, total_steps - warmup_steps), min_lr_ratio)
 
 
 class WarmupCosine:
-    """LambdaLR schedule. A class, not a lambda, so LambdaLR.state_dict() saves its settings."""
+    """LambdaLR schedule. A class, not a lambda, so LambdaLR.state_dict() saves its settings (and, with a
+    time budget, where the clock stood: a resumed run continues the same decay).
 
-    def __init__(self, warmup_steps: int, total_steps: int, min_lr_ratio: float) -> None:
+    With `time_budget` (seconds) the cosine follows the clock: the training loop sets `elapsed` before
+    each scheduler.step(), and the decay runs from the end of warmup to the end of the budget.
+    """
+
+    def __init__(self, warmup_steps: int, total_steps: int, min_lr_ratio: float, time_budget: float = 0.0) -> None:
         self.warmup_steps = warmup_steps
         self.total_steps = total_steps
         self.min_lr_ratio = min_lr_ratio
+        if time_budget:
+            self.time_budget = time_budget
+            self.elapsed = 0.0                        # seconds into the run, set by the loop
+            self.warmup_end: float | None = None      # `elapsed` when warmup ended
 
     def __call__(self, index: int) -> float:
         # LambdaLR passes the number of scheduler.step() calls so far (0 for the
         # first update); shifting by one means no update is wasted at lr 0 and
         # the last one uses the floor exactly.
-        return lr_factor(index + 1, warmup_steps=self.warmup_steps, total_steps=self.total_steps,
-                         min_lr_ratio=self.min_lr_ratio)
+        step = index + 1
+        if not getattr(self, "time_budget", 0.0) or step < self.warmup_steps:
+            return lr_factor(step, warmup_steps=self.warmup_steps, total_steps=self.total_steps,
+                             min_lr_ratio=self.min_lr_ratio)
+        if self.warmup_end is None:
+            self.warmup_end = self.elapsed
+        remaining = max(self.time_budget - self.warmup_end, 1e-9)
+        return cosine_factor((self.elapsed - self.warmup_end) / remaining, self.min_lr_ratio)
 
 
 # --------------------------------------------------------------------------- batches, seeds
@@ -392,7 +426,7 @@ def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) 
 # --------------------------------------------------------------------------- checkpoints
 
 # Settings that shape the trajectory; a resume that changes them gets a warning.
-_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio",
+_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio", "time_budget",
                       "grad_clip", "grad_accum", "dtype", "seed")
 
 
@@ -466,8 +500,8 @@ def train(
     # for-each path for GPT-2's 124M parameters (0.09 s vs 0.50 s per step, scripts/benchmark.py).
     optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
                                   eps=config.eps, fused=device.type in ("cuda", "cpu") or None)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio))
+    schedule = WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio, config.time_budget)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
     scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
 
     step, elapsed_before = 0, 0.0
@@ -513,12 +547,15 @@ def train(
             plot_losses(log.records, out / PLOT_NAME)
         saved_step = step
 
+    # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
+    out_of_time = bool(config.time_budget) and elapsed_before >= config.time_budget
+
     def due(every: int) -> bool:
-        return step == config.steps or (every > 0 and step % every == 0)
+        return step == config.steps or out_of_time or (every > 0 and step % every == 0)
 
     try:
         raw.train()
-        while step < config.steps:
+        while step < config.steps and not out_of_time:
             loss_sum = torch.zeros((), device=device)
             metric_sums: dict[str, Tensor] = {}
             for micro in range(config.grad_accum):
@@ -558,6 +595,9 @@ def train(
             else:
                 optimizer.step()
             optimizer.zero_grad(set_to_none=True)
+            if config.time_budget:
+                now_s = _max_over_ranks(elapsed(), ctx, device)  # ranks must agree on the last step
+                schedule.elapsed, out_of_time = now_s, now_s >= config.time_budget
             scheduler.step()
             step += 1
             bar.update(1)

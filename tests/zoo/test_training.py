@@ -7,6 +7,7 @@ so these tests do not depend on data/.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -150,6 +151,46 @@ def test_lr_factor_warmup_then_cosine_to_floor() -> None:
     assert used[0] == pytest.approx(0.2) and used[9] == pytest.approx(2.0)
     assert used[59] == pytest.approx(1.1) and used[109] == pytest.approx(0.2)
     assert sched.state_dict()["lr_lambdas"][0] == {"warmup_steps": 10, "total_steps": 110, "min_lr_ratio": 0.1}
+
+
+def test_time_budget_schedule_follows_the_clock() -> None:
+    sched = WarmupCosine(warmup_steps=2, total_steps=1000, min_lr_ratio=0.0, time_budget=10.0)
+    assert sched(0) == pytest.approx(0.5)  # warmup counts steps
+    sched.elapsed = 2.0
+    assert sched(1) == pytest.approx(1.0)  # warmup ends at 2 s: the decay runs over the 8 s left
+    sched.elapsed = 6.0
+    assert sched(2) == pytest.approx(0.5)  # half-way through the remaining time, whatever the step
+    sched.elapsed = 12.0
+    assert sched(3) == pytest.approx(0.0)
+    assert WarmupCosine(2, 1000, 0.0, time_budget=10.0).__dict__.keys() >= {"time_budget", "elapsed", "warmup_end"}
+
+
+def test_time_budget_stops_training_and_ends_at_the_floor(tmp_path: Path) -> None:
+    import time
+
+    x, y = regression_data()
+
+    def slow_loss(model: nn.Module, batch: tuple[Tensor, Tensor]) -> Tensor:
+        time.sleep(0.02)
+        return mse_loss(model, batch)
+
+    evals: list[int] = []
+    cfg = config(tmp_path, steps=100_000, lr=1e-2, warmup_steps=3, min_lr_ratio=0.0, time_budget=1.0,
+                 eval_every=0, save_every=0)
+    result = train(make_mlp(), ShuffleStream(x, y, 16), slow_loss, cfg,
+                   eval_fn=lambda m: evals.append(1) or {"loss": 0.0})
+    records = train_records(tmp_path / "run")
+    assert 3 < result.step < 100_000 and len(records) == result.step
+    lrs = [r["lr"] for r in records]
+    assert lrs[2] == pytest.approx(1e-2)  # warmup reached the peak
+    assert all(a >= b for a, b in zip(lrs[2:], lrs[3:]))  # then only decays
+    assert lrs[-1] < 0.02 * 1e-2  # the last steps run at (nearly) the floor
+    assert records[-1]["elapsed"] >= 1.0  # stopped once the budget was spent
+    assert evals == [1]  # the final evaluation ran
+    assert load_torch_checkpoint(tmp_path / "run" / "checkpoint.pt")["step"] == result.step
+
+    resumed = train(make_mlp(), ShuffleStream(x, y, 16), slow_loss, dataclasses.replace(cfg, resume=True))
+    assert resumed.step == result.step  # the budget was spent: nothing more to do
 
 
 class TinyLM(nn.Module):
