@@ -113,10 +113,10 @@ class TrainConfig:
     seed: int = 0
     progress: bool = True
     compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
-    # Seconds of wall clock for the whole run (0: off). Training stops when it is spent (or at `steps`,
-    # now a cap), and the cosine decay follows the elapsed share of the budget instead of the step
-    # count, so the run ends at the floor however fast the machine turns out to be ("Cramming",
-    # Geiping & Goldstein 2022). Evaluations and checkpoints count against it.
+    # Seconds of wall clock for the whole run (0: off). Training stops when it is spent or at `steps`,
+    # whichever comes first, and the cosine decay follows whichever of the two is further along, so
+    # the run ends at the floor however fast the machine turns out to be ("Cramming", Geiping &
+    # Goldstein 2022). Evaluations and checkpoints count against it.
     time_budget: float = 0.0
 
     def __post_init__(self) -> None:
@@ -296,7 +296,8 @@ class WarmupCosine:
     time budget, where the clock stood: a resumed run continues the same decay).
 
     With `time_budget` (seconds) the cosine follows the clock: the training loop sets `elapsed` before
-    each scheduler.step(), and the decay runs from the end of warmup to the end of the budget.
+    each scheduler.step(), and the decay runs from the end of warmup to the end of the budget, or to
+    `total_steps` if the steps run out first.
     """
 
     def __init__(self, warmup_steps: int, total_steps: int, min_lr_ratio: float, time_budget: float = 0.0) -> None:
@@ -318,8 +319,9 @@ class WarmupCosine:
                              min_lr_ratio=self.min_lr_ratio)
         if self.warmup_end is None:
             self.warmup_end = self.elapsed
-        remaining = max(self.time_budget - self.warmup_end, 1e-9)
-        return cosine_factor((self.elapsed - self.warmup_end) / remaining, self.min_lr_ratio)
+        by_clock = (self.elapsed - self.warmup_end) / max(self.time_budget - self.warmup_end, 1e-9)
+        by_steps = (step - self.warmup_steps) / max(1, self.total_steps - self.warmup_steps)
+        return cosine_factor(max(by_clock, by_steps), self.min_lr_ratio)  # whichever limit comes first
 
 
 # --------------------------------------------------------------------------- batches, seeds

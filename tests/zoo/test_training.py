@@ -163,6 +163,10 @@ def test_time_budget_schedule_follows_the_clock() -> None:
     sched.elapsed = 12.0
     assert sched(3) == pytest.approx(0.0)
     assert WarmupCosine(2, 1000, 0.0, time_budget=10.0).__dict__.keys() >= {"time_budget", "elapsed", "warmup_end"}
+    short = WarmupCosine(warmup_steps=0, total_steps=4, min_lr_ratio=0.0, time_budget=100.0)
+    short.elapsed = 1.0
+    assert short(1) == pytest.approx(0.5)  # the steps run out before the clock: they set the pace
+    assert short(3) == pytest.approx(0.0)
 
 
 def test_time_budget_stops_training_and_ends_at_the_floor(tmp_path: Path) -> None:
