@@ -24,6 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.masks import combine, ensure_nonempty_rows
+from backbones.precision import cast_for_autocast
 
 BACKENDS = ("xformers", "sdpa", "math")
 
@@ -196,6 +197,7 @@ class MultiHeadAttention(nn.Module):
 
     def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
+        x = cast_for_autocast(x)  # once for q, k and v (inference under autocast)
         q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
         if not self.cross:
             k = self._heads(self.k_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
@@ -209,6 +211,7 @@ class MultiHeadAttention(nn.Module):
         else:
             if context is None:
                 raise ValueError("cross-attention needs `context` (the encoder output) until its cache is filled")
+            context = cast_for_autocast(context)  # once for k and v
             k = self._heads(self.k_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
             v = self._heads(self.v_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
             if self.kv_cache is not None:

@@ -12,6 +12,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.precision import cast_for_autocast
+
 
 class QuickGELU(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -55,5 +57,6 @@ class SwiGLU(nn.Module):
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
         x = self.down(F.silu(self.gate(x)) * self.up(x))  # (B, T, D)
         return self.drop(x) if self.training and self.drop.p > 0 else x

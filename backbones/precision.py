@@ -1,0 +1,24 @@
+"""Mixed precision helpers shared by the blocks.
+
+Under `torch.autocast` every Linear casts its input to the autocast dtype on
+its own, so an input that feeds several projections (attention's q, k and v;
+SwiGLU's gate and up) is cast once per projection. `cast_for_autocast` casts
+it once up front; autocast then sees the right dtype and copies nothing. It
+only acts when no gradient is needed: in training, autocast's per-projection
+casts make the three gradients meet in fp32, and we keep that numerics as the
+references have it.
+"""
+from __future__ import annotations
+
+import torch
+
+
+def cast_for_autocast(x: torch.Tensor) -> torch.Tensor:
+    """x in the autocast dtype when autocast is on for its device and x needs no gradient; else x itself."""
+    if x.requires_grad or not x.is_floating_point():
+        return x
+    device = x.device.type
+    if not torch.is_autocast_enabled(device):
+        return x
+    dtype = torch.get_autocast_dtype(device)
+    return x if x.dtype == dtype else x.to(dtype)
