@@ -32,5 +32,6 @@ class MLMHead(nn.Module):
 
     @staticmethod
     def loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-        """Cross-entropy over masked positions only (labels -100 elsewhere)."""
-        return F.cross_entropy(logits.flatten(0, 1).float(), labels.flatten(), ignore_index=-100)
+        """Cross-entropy over masked positions only (labels -100 elsewhere). logits (B, T, V) with labels
+        (B, T), or the selected positions' (N, V) with labels (N,)."""
+        return F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1), ignore_index=-100)

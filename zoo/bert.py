@@ -81,12 +81,29 @@ class Bert(ZooModel):
         return self.head(features)  # MLM (B, T, V) | classifier (B, C)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
-        return self.forward_head(self.forward_features(input_ids, attention_mask, token_type_ids))
+                token_type_ids: torch.Tensor | None = None, predict: torch.Tensor | None = None) -> torch.Tensor:
+        """-> MLM logits (B, T, V) | classifier logits (B, C).
+
+        predict (B, T) bool: run the MLM head only where it is True and return (N, V) logits for those
+        N positions in row-major order. Masked-LM training predicts ~15% of the tokens, so this skips
+        most of the vocabulary projection (the largest GEMM) and its backward.
+        """
+        features = self.forward_features(input_ids, attention_mask, token_type_ids)
+        if predict is not None:
+            if not isinstance(self.head, MLMHead):
+                raise ValueError("predict= selects masked-LM positions; this model has a classifier head")
+            if predict.shape != input_ids.shape or predict.dtype != torch.bool:
+                raise ValueError(f"predict must be a bool tensor shaped like input_ids {tuple(input_ids.shape)}, "
+                                 f"got {predict.dtype} {tuple(predict.shape)}")
+            features = features[predict]  # (N, D)
+        return self.forward_head(features)
 
     def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        logits = self(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"))
-        return self.head.loss(logits, batch["labels"])
+        """Masked-LM loss over the labelled positions (labels -100 elsewhere), head run only there."""
+        labels = batch["labels"]
+        predict = labels != -100
+        logits = self(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"), predict=predict)
+        return self.head.loss(logits, labels[predict])
 
     def reset_head(self, num_classes: int) -> None:
         """Switch to (or resize) the sequence-classification head; the pooler is kept if present."""

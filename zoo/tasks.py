@@ -23,10 +23,11 @@ def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> torch.Te
 
 def mlm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
     """batch: input_ids with [MASK]s, attention_mask, labels (-100 where nothing is predicted)."""
-    logits = model(batch["input_ids"], batch["attention_mask"])  # (B, T, V)
     predicted = batch["labels"] != -100
-    accuracy = (logits.argmax(-1)[predicted] == batch["labels"][predicted]).float().mean()
-    return MLMHead.loss(logits, batch["labels"]), {"mlm_acc": accuracy}
+    logits = model(batch["input_ids"], batch["attention_mask"], predict=predicted)  # (N, V): labelled only
+    labels = batch["labels"][predicted]
+    accuracy = (logits.argmax(-1) == labels).float().mean()
+    return MLMHead.loss(logits, labels), {"mlm_acc": accuracy}
 
 
 def model_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
