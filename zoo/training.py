@@ -8,6 +8,8 @@ cosine decay to a floor, gradient accumulation (DDP `no_sync` on all but the
 last micro-batch), global-norm clipping, bf16 autocast (CPU and CUDA) or fp16
 with a GradScaler (CUDA), DistributedDataParallel when launched by torchrun, and
 optionally torch.compile around the training forward/backward (`compile=True`).
+Parameter groups and the schedule live in zoo/schedule.py, the process-group
+plumbing in zoo/distributed.py; both are re-exported here.
 
 Resumable exactly: the checkpoint (format in zoo/checkpoint.py) holds model,
 optimizer, scheduler, scaler, step, every RNG and the data position, per rank,
@@ -56,6 +58,9 @@ import torch.distributed as dist
 from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
+from zoo.distributed import (DistContext, distributed_context, gather_to_main, is_main_process, max_over_ranks,
+                             mean_over_ranks)
+from zoo.schedule import WarmupCosine, cosine_factor, lr_factor, param_groups
 from zoo.checkpoint import (
     MetricsLog,
     atomic_write,
@@ -68,7 +73,7 @@ from zoo.checkpoint import (
 )
 
 __all__ = ["TrainConfig", "TrainResult", "DistContext", "distributed_context", "is_main_process", "param_groups",
-           "lr_factor", "WarmupCosine", "move_to_device", "make_eval_fn", "plot_losses", "train"]
+           "lr_factor", "cosine_factor", "WarmupCosine", "move_to_device", "make_eval_fn", "plot_losses", "train"]
 
 CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
@@ -161,167 +166,6 @@ class TrainResult:
     eval_metrics: dict[str, float]  # last eval_fn result, keys without the "eval_" prefix
     history: list[dict[str, Any]] = field(default_factory=list)  # metrics.jsonl records
     wall_time: float = 0.0  # seconds spent in this call
-
-
-# --------------------------------------------------------------------------- distributed
-
-
-@dataclass(frozen=True)
-class DistContext:
-    rank: int = 0
-    local_rank: int = 0
-    world_size: int = 1
-
-    @property
-    def is_distributed(self) -> bool:
-        return self.world_size > 1
-
-    @property
-    def is_main(self) -> bool:
-        return self.rank == 0
-
-
-def distributed_context(device_type: str = "cpu") -> DistContext:
-    """Rank/world size of this process; joins the process group if torchrun launched it.
-
-    With WORLD_SIZE > 1 in the environment and no process group yet, this calls
-    `init_process_group` (nccl for CUDA, gloo for CPU) from the torchrun env
-    variables. An already initialised group is used as it is.
-    """
-    if dist.is_available() and dist.is_initialized():
-        local = int(os.environ.get("LOCAL_RANK", dist.get_rank()))
-        return DistContext(dist.get_rank(), local, dist.get_world_size())
-    world_size = int(os.environ.get("WORLD_SIZE", "1"))
-    if world_size <= 1:
-        return DistContext()
-    if not dist.is_available():
-        raise RuntimeError(f"WORLD_SIZE={world_size} but this torch build has no torch.distributed")
-    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    if device_type == "cuda":
-        torch.cuda.set_device(local_rank)  # before init, so NCCL binds the right GPU
-    dist.init_process_group(backend="nccl" if device_type == "cuda" else "gloo")
-    return DistContext(dist.get_rank(), local_rank, dist.get_world_size())
-
-
-def is_main_process() -> bool:
-    """True on rank 0, and in any non-distributed process."""
-    if dist.is_available() and dist.is_initialized():
-        return dist.get_rank() == 0
-    return int(os.environ.get("RANK", "0")) == 0
-
-
-def _mean_over_ranks(values: Tensor, ctx: DistContext) -> Tensor:
-    if ctx.is_distributed:
-        values = values.clone()
-        dist.all_reduce(values, op=dist.ReduceOp.SUM)  # gloo has no AVG
-    return values / ctx.world_size
-
-
-def _max_over_ranks(value: float, ctx: DistContext, device: torch.device) -> float:
-    if not ctx.is_distributed:
-        return value
-    t = torch.tensor([value], dtype=torch.float64, device=device)
-    dist.all_reduce(t, op=dist.ReduceOp.MAX)
-    return float(t.item())
-
-
-def _gather_to_main(obj: Any, ctx: DistContext) -> list[Any] | None:
-    if not ctx.is_distributed:
-        return [obj]
-    gathered: list[Any] | None = [None] * ctx.world_size if ctx.is_main else None
-    dist.gather_object(obj, gathered, dst=0)
-    return gathered
-
-
-# --------------------------------------------------------------------------- optimizer + schedule
-
-
-def param_groups(model: nn.Module, weight_decay: float) -> list[dict[str, Any]]:
-    """AdamW groups: decay 2-D+ weights; never decay biases, norms, 1-D params or `no_weight_decay()` names.
-
-    `model.no_weight_decay()` may return full parameter names ("pos_embed") or
-    module prefixes ("pos_embed" also covers "pos_embed.weight"). A parameter
-    reachable under several names (tied embeddings) appears once, under its
-    first name, and is excluded from decay if any of its names is listed.
-    Frozen parameters (requires_grad=False) are left out.
-    """
-    module = model.module if isinstance(model, DistributedDataParallel) else model
-    hook = getattr(module, "no_weight_decay", None)
-    skip = set(hook()) if callable(hook) else set()
-
-    def listed(name: str) -> bool:
-        return any(name == s or name.startswith(s + ".") for s in skip)
-
-    names: dict[int, list[str]] = {}
-    params: dict[int, nn.Parameter] = {}  # insertion-ordered: group order is stable across runs
-    for name, p in module.named_parameters(remove_duplicate=False):
-        if p.requires_grad:
-            params.setdefault(id(p), p)
-            names.setdefault(id(p), []).append(name)
-
-    decay: dict[str, nn.Parameter] = {}
-    no_decay: dict[str, nn.Parameter] = {}
-    for key, p in params.items():
-        all_names = names[key]
-        exempt = p.ndim < 2 or any(n.endswith(".bias") or listed(n) for n in all_names)
-        (no_decay if exempt else decay)[all_names[0]] = p
-    if not params:
-        raise ValueError(f"{type(module).__name__} has no trainable parameters")
-    groups = [
-        {"params": list(decay.values()), "param_names": list(decay), "weight_decay": weight_decay},
-        {"params": list(no_decay.values()), "param_names": list(no_decay), "weight_decay": 0.0},
-    ]
-    return [g for g in groups if g["params"]]
-
-
-def cosine_factor(progress: float, min_lr_ratio: float) -> float:
-    """1 at progress 0, `min_lr_ratio` at progress >= 1, half a cosine in between."""
-    progress = min(1.0, max(0.0, progress))
-    return min_lr_ratio + (1.0 - min_lr_ratio) * 0.5 * (1.0 + math.cos(math.pi * progress))
-
-
-def lr_factor(step: int, *, warmup_steps: int, total_steps: int, min_lr_ratio: float) -> float:
-    """Multiplier of the peak lr for the update that completes step `step` (1-based).
-
-    Linear warmup from 0 reaching 1 at `warmup_steps`, then cosine decay reaching
-    `min_lr_ratio` at `total_steps` (and staying there). step 0 gives 0 with warmup.
-    """
-    if step < warmup_steps:
-        return step / warmup_steps
-    return cosine_factor((step - warmup_steps) / max(1, total_steps - warmup_steps), min_lr_ratio)
-
-
-class WarmupCosine:
-    """LambdaLR schedule. A class, not a lambda, so LambdaLR.state_dict() saves its settings (and, with a
-    time budget, where the clock stood: a resumed run continues the same decay).
-
-    With `time_budget` (seconds) the cosine follows the clock: the training loop sets `elapsed` before
-    each scheduler.step(), and the decay runs from the end of warmup to the end of the budget, or to
-    `total_steps` if the steps run out first.
-    """
-
-    def __init__(self, warmup_steps: int, total_steps: int, min_lr_ratio: float, time_budget: float = 0.0) -> None:
-        self.warmup_steps = warmup_steps
-        self.total_steps = total_steps
-        self.min_lr_ratio = min_lr_ratio
-        if time_budget:
-            self.time_budget = time_budget
-            self.elapsed = 0.0                        # seconds into the run, set by the loop
-            self.warmup_end: float | None = None      # `elapsed` when warmup ended
-
-    def __call__(self, index: int) -> float:
-        # LambdaLR passes the number of scheduler.step() calls so far (0 for the
-        # first update); shifting by one means no update is wasted at lr 0 and
-        # the last one uses the floor exactly.
-        step = index + 1
-        if not getattr(self, "time_budget", 0.0) or step < self.warmup_steps:
-            return lr_factor(step, warmup_steps=self.warmup_steps, total_steps=self.total_steps,
-                             min_lr_ratio=self.min_lr_ratio)
-        if self.warmup_end is None:
-            self.warmup_end = self.elapsed
-        by_clock = (self.elapsed - self.warmup_end) / max(self.time_budget - self.warmup_end, 1e-9)
-        by_steps = (step - self.warmup_steps) / max(1, self.total_steps - self.warmup_steps)
-        return cosine_factor(max(by_clock, by_steps), self.min_lr_ratio)  # whichever limit comes first
 
 
 # --------------------------------------------------------------------------- batches, seeds
@@ -530,7 +374,7 @@ def train(
             metrics = dict(eval_fn(raw))
         raw.train()
         names = sorted(metrics)
-        values = _mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
+        values = mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
                                                 device=device), ctx).tolist()
         last_eval = dict(zip(names, values))
         log.write({"split": "eval", "step": step, "elapsed": elapsed(),
@@ -540,8 +384,8 @@ def train(
         nonlocal saved_step
         # Collectives first (every rank takes part), then rank 0 writes.
         state_fn = getattr(data, "state_dict", None)
-        data_states = _gather_to_main(state_fn() if callable(state_fn) else None, ctx)
-        rng_states = _gather_to_main(rng_state(), ctx)
+        data_states = gather_to_main(state_fn() if callable(state_fn) else None, ctx)
+        rng_states = gather_to_main(rng_state(), ctx)
         if ctx.is_main:
             save_training_state(ckpt_path, step=step, model=raw, optimizer=optimizer, scheduler=scheduler,
                                 scaler=scaler, data=data_states, rng=rng_states, elapsed=elapsed(),
@@ -598,7 +442,7 @@ def train(
                 optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             if config.time_budget:
-                now_s = _max_over_ranks(elapsed(), ctx, device)  # ranks must agree on the last step
+                now_s = max_over_ranks(elapsed(), ctx, device)  # ranks must agree on the last step
                 schedule.elapsed, out_of_time = now_s, now_s >= config.time_budget
             scheduler.step()
             step += 1
@@ -607,7 +451,7 @@ def train(
             if due(config.log_every):
                 names = sorted(metric_sums)
                 stacked = torch.stack([loss_sum, *(metric_sums[k] for k in names)]) / config.grad_accum
-                values = _mean_over_ranks(stacked, ctx).tolist()
+                values = mean_over_ranks(stacked, ctx).tolist()
                 last_loss = values[0]
                 if not math.isfinite(last_loss) and scaler is None:
                     raise FloatingPointError(f"training loss is {last_loss} at step {step}")
