@@ -99,11 +99,14 @@ class Bert(ZooModel):
         return self.forward_head(features)
 
     def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        """Masked-LM loss over the labelled positions (labels -100 elsewhere), head run only there."""
-        labels = batch["labels"]
-        predict = labels != -100
-        logits = self(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"), predict=predict)
-        return self.head.loss(logits, labels[predict])
+        """MLM head: zoo.tasks.mlm_loss (labels -100 where nothing is predicted; the head runs only at the
+        labelled positions). Classifier head: cross-entropy against labels (B,)."""
+        if isinstance(self.head, MLMHead):
+            from zoo.tasks import mlm_loss  # tasks imports the heads, not the families: no cycle
+
+            return mlm_loss(self, batch)[0]
+        logits = self(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"))
+        return self.head.loss(logits, batch["labels"])
 
     def reset_head(self, num_classes: int) -> None:
         """Switch to (or resize) the sequence-classification head; the pooler is kept if present."""

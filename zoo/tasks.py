@@ -22,9 +22,11 @@ def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> torch.Te
 
 
 def mlm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
-    """batch: input_ids with [MASK]s, attention_mask, labels (-100 where nothing is predicted)."""
+    """batch: input_ids with [MASK]s, labels (-100 where nothing is predicted), optional attention_mask and
+    token_type_ids. The MLM head runs only at the labelled positions (Bert.forward(predict=))."""
     predicted = batch["labels"] != -100
-    logits = model(batch["input_ids"], batch["attention_mask"], predict=predicted)  # (N, V): labelled only
+    logits = model(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"),
+                   predict=predicted)  # (N, V): labelled only
     labels = batch["labels"][predicted]
     accuracy = (logits.argmax(-1) == labels).float().mean()
     return MLMHead.loss(logits, labels), {"mlm_acc": accuracy}

@@ -45,3 +45,14 @@ def test_predict_errors():
     model.reset_head(3)
     with pytest.raises(ValueError, match="classifier head"):
         model(ids, predict=torch.ones(2, 5, dtype=torch.bool))
+
+
+def test_classifier_head_loss_still_works():
+    torch.manual_seed(0)
+    model = zoo.create_model("bert_tiny")
+    model.reset_head(3)
+    model.eval()  # no dropout: the two forwards must match
+    ids = torch.randint(0, model.config.vocab_size, (2, 5))
+    labels = torch.tensor([0, 2])
+    loss = model.loss({"input_ids": ids, "labels": labels})
+    assert loss.item() == pytest.approx(F.cross_entropy(model(ids), labels).item(), rel=1e-6)
