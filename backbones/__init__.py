@@ -8,6 +8,7 @@ from backbones.attention import MultiHeadAttention, attend, available_backends
 from backbones.block import Block, LayerScale
 from backbones.ffn import Mlp, SwiGLU
 from backbones.kv_cache import CrossKVCache, KVCache
+from backbones.linear import Linear, pack_for_inference
 from backbones.masks import (
     block_diagonal_mask,
     causal_mask,
@@ -22,7 +23,7 @@ from backbones.transformer import Transformer
 
 __all__ = [
     "Block", "CrossKVCache", "KVCache", "LayerNorm", "LayerScale", "LearnedPositions",
-    "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
-    "attend", "available_backends", "block_diagonal_mask", "causal_mask", "padding_mask",
+    "Linear", "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
+    "attend", "available_backends", "block_diagonal_mask", "causal_mask", "pack_for_inference", "padding_mask",
     "prefix_mask", "resample_grid_positions", "sincos_2d", "sinusoid_table",
 ]

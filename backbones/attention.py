@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.linear import Linear
 from backbones.masks import combine, ensure_nonempty_rows
 from backbones.precision import cast_for_autocast
 
@@ -180,11 +181,11 @@ class MultiHeadAttention(nn.Module):
         if num_heads % self.num_kv_heads:
             raise ValueError(f"num_kv_heads ({self.num_kv_heads}) must divide num_heads ({num_heads})")
         kv_dim = kv_dim or dim
-        self.q_proj = nn.Linear(dim, num_heads * self.head_dim, bias=bias)
+        self.q_proj = Linear(dim, num_heads * self.head_dim, bias=bias)
         # Whisper's k_proj has no bias while q and v do, hence the separate switch.
-        self.k_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
-        self.v_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
-        self.o_proj = nn.Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
+        self.k_proj = Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
+        self.v_proj = Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
+        self.o_proj = Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
         self.cross = cross
         self.rope = rope
         self.dropout = dropout

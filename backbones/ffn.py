@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.linear import Linear
 from backbones.precision import cast_for_autocast
 
 
@@ -38,9 +39,9 @@ def make_activation(name: str) -> nn.Module:
 class Mlp(nn.Module):
     def __init__(self, dim: int, hidden: int, act: str = "gelu", bias: bool = True, dropout: float = 0.0):
         super().__init__()
-        self.fc1 = nn.Linear(dim, hidden, bias=bias)
+        self.fc1 = Linear(dim, hidden, bias=bias)
         self.act = make_activation(act)
-        self.fc2 = nn.Linear(hidden, dim, bias=bias)
+        self.fc2 = Linear(hidden, dim, bias=bias)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -51,9 +52,9 @@ class Mlp(nn.Module):
 class SwiGLU(nn.Module):
     def __init__(self, dim: int, hidden: int, bias: bool = False, dropout: float = 0.0):
         super().__init__()
-        self.gate = nn.Linear(dim, hidden, bias=bias)
-        self.up = nn.Linear(dim, hidden, bias=bias)
-        self.down = nn.Linear(hidden, dim, bias=bias)
+        self.gate = Linear(dim, hidden, bias=bias)
+        self.up = Linear(dim, hidden, bias=bias)
+        self.down = Linear(hidden, dim, bias=bias)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -13,13 +13,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.linear import Linear
+
 
 class PreLogits(nn.Module):
     """BERT's pooler: dense + tanh on the pooled token."""
 
     def __init__(self, dim: int):
         super().__init__()
-        self.fc = nn.Linear(dim, dim)
+        self.fc = Linear(dim, dim)
         self.act = nn.Tanh()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -36,7 +38,7 @@ class ClassifierHead(nn.Module):
         self.norm = norm or nn.Identity()
         self.pre_logits = pre_logits or nn.Identity()
         self.drop = nn.Dropout(dropout)
-        self.fc = nn.Linear(dim, num_classes) if num_classes else nn.Identity()
+        self.fc = Linear(dim, num_classes) if num_classes else nn.Identity()
 
     @property
     def num_classes(self) -> int:
@@ -44,7 +46,7 @@ class ClassifierHead(nn.Module):
 
     def reset(self, num_classes: int) -> None:
         ref = next(self.parameters(), None)
-        fc = nn.Linear(self.dim, num_classes) if num_classes else nn.Identity()
+        fc = Linear(self.dim, num_classes) if num_classes else nn.Identity()
         self.fc = fc.to(ref.device, ref.dtype) if ref is not None else fc
 
     def pooled(self, features: torch.Tensor) -> torch.Tensor:

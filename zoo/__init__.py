@@ -3,11 +3,15 @@
     import zoo
     model = zoo.create_model("gpt_tiny")
     zoo.list_models("gpt*")
+    zoo.generate(model, input_ids, max_new_tokens=32)
 """
 from zoo import bert, gpt, llama, vit  # noqa: F401  (each registers its family and presets)
+from backbones.linear import pack_for_inference
 from zoo.convert import from_hf, from_timm
+from zoo.generation import GenerationConfig, generate, stream
 from zoo.pretrained import load_directory, load_pretrained, save_pretrained
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
-__all__ = ["create_model", "from_hf", "from_timm", "list_families", "list_models", "load_directory", "load_pretrained",
-           "model_info", "register_model", "save_pretrained"]
+__all__ = ["GenerationConfig", "create_model", "from_hf", "from_timm", "generate", "list_families", "list_models",
+           "load_directory", "load_pretrained", "model_info", "pack_for_inference", "register_model",
+           "save_pretrained", "stream"]
