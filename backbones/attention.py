@@ -191,6 +191,8 @@ class MultiHeadAttention(nn.Module):
         self.dropout = dropout
         self.backend = backend
         self.kv_cache: nn.Module | None = None
+        self.fused_inference = None  # backbones.linear.FusedLinear once pack_for_inference turns it on
+        self._qkv_sizes = [self.q_proj.out_features, self.k_proj.out_features, self.v_proj.out_features]
 
     def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
         b, t, _ = x.shape
@@ -199,15 +201,21 @@ class MultiHeadAttention(nn.Module):
     def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
         x = cast_for_autocast(x)  # once for q, k and v (inference under autocast)
-        q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
         if not self.cross:
-            k = self._heads(self.k_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
-            v = self._heads(self.v_proj(x), self.num_kv_heads)  # (B, Hkv, Tq, Dh)
+            if self.fused_inference is not None and not torch.is_grad_enabled():  # one GEMM for q, k, v
+                q, k, v = self.fused_inference(x, (self.q_proj, self.k_proj, self.v_proj)).split(self._qkv_sizes, -1)
+            else:
+                q, k, v = self.q_proj(x), self.k_proj(x), self.v_proj(x)
+            q = self._heads(q, self.num_heads)  # (B, H, Tq, Dh)
+            k = self._heads(k, self.num_kv_heads)  # (B, Hkv, Tq, Dh)
+            v = self._heads(v, self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             if self.rope is not None:
                 q, k = self.rope(q, k, positions)
             if self.kv_cache is not None:
                 k, v = self.kv_cache.update(0 if input_pos is None else input_pos, k, v)  # (B, Hkv, S, Dh)
-        elif self.kv_cache is not None and self.kv_cache.filled:
+            return q, k, v
+        q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
+        if self.kv_cache is not None and self.kv_cache.filled:
             k, v = self.kv_cache.k, self.kv_cache.v  # encoder keys computed once per input
         else:
             if context is None:

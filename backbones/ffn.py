@@ -56,8 +56,13 @@ class SwiGLU(nn.Module):
         self.up = Linear(dim, hidden, bias=bias)
         self.down = Linear(hidden, dim, bias=bias)
         self.drop = nn.Dropout(dropout)
+        self.fused_inference = None  # backbones.linear.FusedLinear once pack_for_inference turns it on
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
-        x = self.down(F.silu(self.gate(x)) * self.up(x))  # (B, T, D)
+        if self.fused_inference is not None and not torch.is_grad_enabled():  # one GEMM for gate and up
+            gate, up = self.fused_inference(x, (self.gate, self.up)).chunk(2, dim=-1)
+        else:
+            gate, up = self.gate(x), self.up(x)
+        x = self.down(F.silu(gate) * up)  # (B, T, D)
         return self.drop(x) if self.training and self.drop.p > 0 else x

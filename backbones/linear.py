@@ -14,14 +14,16 @@ the input's) and, on CPU, reordered once into oneDNN's blocked layout. Why:
 - under autocast, nn.Linear casts its fp32 weight to bf16 on every call,
   which costs a third of a bf16 BERT forward on a 2-core CPU; the copy is
   cast once;
-- torch's own CPU GEMM runs the few-row products of decoding at half
-  oneDNN's packed speed (bf16 at any row count; fp32 from 4 to ~100 rows).
+- torch's own CPU GEMM runs the few-row products of decoding slowly: bf16
+  at half oneDNN's packed speed, fp32 up to 1.8x slower than a transposed
+  (K, N) copy or oneDNN's packed layout (the table below says which when).
 
 The outputs are those of F.linear on the same dtypes up to summation order
 (tested). The copy is rebuilt when the weight or bias changes (their version
 counters or storage move: an optimizer step, load_state_dict, .to()), and is
-never saved or pickled. The cost is memory: one more copy of every weight
-(half size in bf16). Calls that need gradients always take nn.Linear's path.
+never saved or pickled. The cost is memory: in bf16 one half-size copy of
+every weight, in fp32 one copy, and a second for weights of 2^20 elements or
+more. Calls that need gradients always take nn.Linear's path.
 
 Legend: N output features, K input features.
 """
@@ -31,11 +33,19 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-# oneDNN's packing takes an expected row count; 8 serves batch-1..8 decoding and full batches alike (measured).
-_ROWS_HINT = 8
-# In fp32, oneDNN's packed GEMM beats torch's (MKL) from 2 to a few hundred rows (1.3-2x at 4-64 rows on a
-# Sapphire Rapids core pair) and loses at 1 row (0.6-0.8x); outside this range the plain weight is used.
-_FP32_ROWS = range(2, 257)
+# Which kernel runs a product of R rows (the product of x's leading dims), from timing each candidate
+# against F.linear on a 2-core Sapphire Rapids (scripts/benchmark*.py give the model-level numbers):
+# - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x);
+# - fp32, R = 1 (batch-1 decoding): the weight stored transposed, (K, N) contiguous, through addmm:
+#   1.1-1.3x, and 1.3x on GPT-2's 50257-way head;
+# - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.4-2.3x), the transposed
+#   copy below that (1.2-1.6x: oneDNN's ~15 us per call never pays off on small weights);
+# - fp32, R between 2 and 7 or above 256, and weights under 2^18 elements (gpt_tiny's: the ~2 us of
+#   choosing cost more than any kernel saves): nn.Linear's own call.
+_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
+_FP32_ROWS = range(8, 257)
+_FP32_MIN_COPY = 2**18
+_FP32_MIN_ONEDNN = 2**20
 
 
 def _onednn_ok(dtype: torch.dtype) -> bool:
@@ -55,43 +65,70 @@ def _compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
 
 
 class InferenceWeights:
-    """The packed (or just cast) weight and bias of one Linear, keyed on what they were made from."""
+    """The inference copies of one Linear's weight and bias, keyed on what they were made from."""
 
     def __init__(self) -> None:
-        self.key: tuple | None = None
-        self.weight: torch.Tensor | None = None
-        self.bias: torch.Tensor | None = None
+        self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
+        self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
+        self.weight: torch.Tensor | None = None  # cast to the compute dtype, or oneDNN-packed
+        self.bias: torch.Tensor | None = None  # cast to the compute dtype
+        self.transposed: torch.Tensor | None = None  # fp32 on CPU: (K, N) contiguous
         self.onednn = False
 
-    @staticmethod
-    def _key(weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> tuple:
-        b = (None,) if bias is None else (bias._version, bias.data_ptr(), bias.dtype)
-        return (dtype, weight.device, weight._version, weight.data_ptr(), weight.dtype, *b)
-
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-        dtype = _compute_dtype(x, weight)
+        # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
+        if self.plain is not None and self.plain == (x.dtype, weight.dtype, x.is_cpu) \
+                and not torch._C._is_any_autocast_enabled():
+            return F.linear(x, weight, bias)
+        if torch._C._is_any_autocast_enabled():
+            dtype = _compute_dtype(x, weight)
+        else:
+            dtype = x.dtype if x.dtype == weight.dtype else None
         if dtype is None:
+            return F.linear(x, weight, bias)  # not ours to handle (F.linear names the mismatch)
+        try:
+            source = (dtype, weight._version, weight.data_ptr(), *((None, None) if bias is None else
+                                                                  (bias._version, bias.data_ptr())))
+        except RuntimeError:  # parameters made under inference_mode have no version counter to follow
             return F.linear(x, weight, bias)
-        key = self._key(weight, bias, dtype)
-        if key != self.key:
+        if source != self.source:  # first call, or the weights moved on (step, load, .to())
             self._build(weight, bias, dtype)
-            self.key = key
-        x = x.to(dtype)
-        if not self.onednn:
-            return F.linear(x, self.weight, self.bias)
-        if dtype == torch.float32 and x.numel() // max(x.shape[-1], 1) not in _FP32_ROWS:
+            self.source = source
+        if self.plain is not None:
             return F.linear(x, weight, bias)
-        return torch.ops.mkldnn._linear_pointwise(x, self.weight, self.bias, "none", [], "")
+        if x.dtype != dtype:
+            x = x.to(dtype)
+        if self.transposed is not None:  # fp32 on CPU: pick the kernel by row count
+            rows = x.numel() // max(x.shape[-1], 1)
+            if rows == 1 or (rows in _FP32_ROWS and not self.onednn):
+                return self._transposed(x, bias)
+            if rows not in _FP32_ROWS:
+                return F.linear(x, weight, bias)
+        if self.onednn:
+            return torch.ops.mkldnn._linear_pointwise(x, self.weight, self.bias, "none", [], "")
+        return F.linear(x, self.weight, self.bias)
+
+    def _transposed(self, x: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        x2 = x.reshape(-1, x.shape[-1])  # (R, K)
+        out = torch.mm(x2, self.transposed) if bias is None else torch.addmm(bias, x2, self.transposed)
+        return out.view(*x.shape[:-1], out.shape[-1])  # (..., N)
 
     def _build(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
+        self.weight = self.bias = self.transposed = None
+        cpu = weight.device.type == "cpu"
+        self.onednn = cpu and _onednn_ok(dtype) and (dtype != torch.float32 or weight.numel() >= _FP32_MIN_ONEDNN)
+        small_fp32 = dtype == torch.float32 and weight.numel() < _FP32_MIN_COPY
+        self.plain = None
+        if dtype == weight.dtype and (not cpu or small_fp32):  # nothing measured faster than the weight itself
+            self.plain = (dtype, weight.dtype, cpu)
+            return
         with torch.no_grad():
             w = weight.detach().to(dtype)
             self.bias = None if bias is None else bias.detach().to(dtype)
-            self.onednn = weight.device.type == "cpu" and _onednn_ok(dtype)
+            if dtype == torch.float32 and cpu:
+                self.transposed = w.t().contiguous()
+            # oneDNN's packed layout; else the cast copy (fp16, CUDA autocast), or the weight itself
             self.weight = torch.ops.mkldnn._reorder_linear_weight(w, _ROWS_HINT) if self.onednn else w
-
-    def clear(self) -> None:
-        self.__init__()
 
     # A oneDNN tensor has no storage to copy or pickle; the copy is rebuilt on first use instead.
     def __getstate__(self) -> dict:
@@ -109,15 +146,55 @@ class Linear(nn.Linear):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.inference_weights is None or torch.is_grad_enabled():
             return F.linear(x, self.weight, self.bias)
-        return self.inference_weights(x, self.weight, self.bias)  # (..., N)
+        p = self._parameters  # cheaper than .weight/.bias, which go through Module.__getattr__
+        return self.inference_weights(x, p["weight"], p["bias"])  # (..., N)
+
+
+class FusedLinear:
+    """Several Linears that read the same input (attention's q, k, v; SwiGLU's gate and up) as ONE
+    product, for inference: their weights concatenated once, then handled as one Linear's (cast,
+    packed). Decoding a small model is bound by per-call overhead, and one GEMM costs less than three.
+
+    Not a Module: it holds copies, never parameters, and is rebuilt when any part changes.
+    """
+
+    def __init__(self) -> None:
+        self.key: list | None = None
+        self.weight: torch.Tensor | None = None
+        self.bias: torch.Tensor | None = None
+        self.inner = InferenceWeights()
+
+    def __call__(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> torch.Tensor:
+        """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""
+        # _parameters, not .weight: Module.__getattr__ would cost more than the product (small models)
+        parts = [t for l in layers for t in (l._parameters["weight"], l._parameters["bias"])]
+        key = [None if t is None else (t._version, t.data_ptr()) for t in parts]
+        if key != self.key:  # built as normal tensors: `inner` keys on their version counters
+            with torch.inference_mode(False), torch.no_grad():
+                self.weight = torch.cat([l.weight.detach() for l in layers])
+                biases = [l.bias for l in layers]
+                self.bias = None if all(b is None for b in biases) else torch.cat([
+                    b.detach() if b is not None else l.weight.new_zeros(l.out_features)
+                    for b, l in zip(biases, layers)])
+            self.key = key
+        return self.inner(x, self.weight, self.bias)
+
+    def __getstate__(self) -> dict:
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
 
 
 def pack_for_inference(model: nn.Module, enabled: bool = True) -> nn.Module:
     """Turn the inference weight copies of every backbones.linear.Linear in `model` on (or off, freeing
-    them). They are built lazily on the first call without gradients. Returns `model`."""
+    them), and the fused projections of the modules that have them (`fused_inference`: attention's
+    q/k/v, SwiGLU's gate/up). Copies are built lazily on the first call without gradients. Returns `model`."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
     for module in model.modules():
         if isinstance(module, Linear):
             module.inference_weights = InferenceWeights() if enabled else None
+        if hasattr(module, "fused_inference"):
+            module.fused_inference = FusedLinear() if enabled else None
     return model

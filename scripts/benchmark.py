@@ -84,7 +84,10 @@ def check_close(name: str, dtype: str, got: torch.Tensor, want: torch.Tensor) ->
 
 
 def bench_forward(name: str, args) -> list[dict]:
+    """Ours as created, ours after zoo.pack_for_inference (a second model: the same weights, packed),
+    and transformers, interleaved three ways."""
     ours, ref = reference_pair(name)
+    packed = zoo.pack_for_inference(copy.deepcopy(ours))
     inputs = model_inputs(make_batch(ours, args.batch, args.seq, args.attention_mask == "ones"))
     rows = []
     for dtype in args.dtypes:
@@ -93,11 +96,21 @@ def bench_forward(name: str, args) -> list[dict]:
             # part of the cost (one region around every call would cache them).
             with torch.inference_mode(), autocast(dtype):
                 return model(**inputs)
-        diff = check_close(name, dtype, forward(ours), forward(ref).logits)
-        times = interleaved({"ours": lambda: forward(ours), "ref": lambda: forward(ref)}, args.warmup, args.repeats)
-        rows.append({"model": name, "dtype": dtype, "max_abs_diff": diff,
-                     **summarize(times, args.batch * args.seq), **ceiling(times, lambda: forward(ref))})
-        print(f"  forward {name} {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
+        want = forward(ref).logits
+        diff = check_close(name, dtype, forward(ours), want)
+        packed_diff = check_close(f"{name} packed", dtype, forward(packed), want)
+        fns = {"ours": lambda: forward(ours), "packed": lambda: forward(packed), "ref": lambda: forward(ref)}
+        times = interleaved(fns, args.warmup, args.repeats)
+        work = args.batch * args.seq
+        packed_row = summarize({"ours": times["packed"], "ref": times["ref"]}, work)
+        rows.append({"model": name, "dtype": dtype, "max_abs_diff": diff, "packed_max_abs_diff": packed_diff,
+                     **summarize(times, work), "packed": {k: packed_row[k] for k in ("ours_tok_s", "ratio",
+                                                                                     "pair_ratio_iqr")},
+                     **ceiling(times, lambda: forward(ref))})
+        print(f"  forward {name} {dtype}: ratio {rows[-1]['ratio']:.2f}, packed {packed_row['ratio']:.2f}",
+              flush=True)
+    del packed
+    gc.collect()
     return rows
 
 
@@ -151,10 +164,14 @@ def report(results: dict, args) -> None:
     ratio_head = ["ours/ref (IQR)", "target", "met", "ceiling"]
     if results.get("forward"):
         print(f"\nForward, torch.inference_mode (bf16: torch.autocast per call), {shape}; "
-              f"{args.repeats} interleaved runs per side, medians; ours/ref is the median over pairs\n")
-        print(table(["model", "dtype", "ours tok/s", "transformers tok/s", *ratio_head, "max abs diff"],
-                    [[r["model"], r["dtype"], f"{r['ours_tok_s']:,.0f}", f"{r['ref_tok_s']:,.0f}",
-                      *ratio_cells(r, TARGETS["forward"]), f"{r['ceiling']:.2f}x", f"{r['max_abs_diff']:.1e}"]
+              f"{args.repeats} interleaved runs per side, medians; ratios are medians over pairs. "
+              "\"packed\": the same model after zoo.pack_for_inference\n")
+        print(table(["model", "dtype", "ours tok/s", "packed tok/s", "transformers tok/s", "ours/ref (IQR)",
+                     "packed/ref (IQR)", "target", "met", "ceiling", "max abs diff"],
+                    [[r["model"], r["dtype"], f"{r['ours_tok_s']:,.0f}", f"{r['packed']['ours_tok_s']:,.0f}",
+                      f"{r['ref_tok_s']:,.0f}", ratio_cells(r, TARGETS["forward"])[0],
+                      *ratio_cells(r["packed"], TARGETS["forward"]), f"{r['ceiling']:.2f}x",
+                      f"{max(r['max_abs_diff'], r['packed_max_abs_diff']):.1e}"]
                      for r in results["forward"]]))
     if results.get("train"):
         adamw = "fused AdamW" if args.fused_adamw else "AdamW"

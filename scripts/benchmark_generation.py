@@ -34,6 +34,7 @@ from pathlib import Path
 import torch
 
 from zoo.bench import cpu_seconds, interleaved, machine, others_share, ratio_cells, reference_pair, summarize, table
+import zoo
 from zoo.generation import Decoder, GenerationConfig, generate
 
 SECTIONS = ("decode", "bound", "bf16", "context", "speculative")
@@ -119,19 +120,37 @@ def check_same_tokens(what: str, ours: torch.Tensor, ref: torch.Tensor, expected
                          "not timing different computations")
 
 
+def packed_copy(model):
+    """The same weights after zoo.pack_for_inference: the inference configuration we recommend."""
+    return zoo.pack_for_inference(copy.deepcopy(model))
+
+
+def vs(times: dict, side: str, ref: str, work: int) -> dict:
+    """summarize() of `side` against `ref` (speed-up of side over ref, median over interleaved pairs)."""
+    return summarize({"ours": times[side], "ref": times[ref]}, work)
+
+
 def bench_decode(args, pairs: dict) -> list[dict]:
+    """Ours as created, ours packed, transformers: interleaved three ways, outputs checked identical."""
     rows = []
     for name in args.gen_models:
         ours, ref = pairs[name]
+        packed = packed_copy(ours)
         for batch in args.gen_batches:
             ids = prompt_ids(ours.config.vocab_size, batch, args.gen_prompt)
             new = args.gen_new_tokens
-            fns = {"ours": lambda: generate(ours, ids, new), "ref": lambda: ref_generate(ref, ids, new)}
-            check_same_tokens(f"{name} batch {batch}", fns["ours"](), fns["ref"](), (batch, ids.shape[1] + new))
+            fns = {"ours": lambda: generate(ours, ids, new), "packed": lambda: generate(packed, ids, new),
+                   "ref": lambda: ref_generate(ref, ids, new)}
+            want = fns["ref"]()
+            for side in ("ours", "packed"):
+                check_same_tokens(f"{name} batch {batch} ({side})", fns[side](), want, (batch, ids.shape[1] + new))
             times = interleaved(fns, args.gen_warmup, args.gen_repeats)
-            rows.append({"model": name, "batch": batch, **summarize(times, batch * new)})
+            packed_row = vs(times, "packed", "ref", batch * new)
+            rows.append({"model": name, "batch": batch, **summarize(times, batch * new),
+                         "packed": {k: packed_row[k] for k in ("ours_tok_s", "ratio", "pair_ratio_iqr")}})
             print(f"  decode {name} batch {batch}: ours {rows[-1]['ours_tok_s']:.1f} tok/s, "
-                  f"ratio {rows[-1]['ratio']:.2f}", flush=True)
+                  f"ratio {rows[-1]['ratio']:.2f}, packed {packed_row['ratio']:.2f}", flush=True)
+        del packed
     return rows
 
 
@@ -154,8 +173,9 @@ def bench_bound(args, ours) -> dict:
     the same load from other processes; bound = the best probe's median GB/s / bytes read per token."""
     probes = bandwidth_probes(args.bandwidth_mb)
     ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
+    models = {"fp32": ours, "fp32 packed": packed_copy(ours), "bf16": ours_bf16, "bf16 packed": packed_copy(ours_bf16)}
     ids, n = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt), args.gen_new_tokens
-    fns = {"fp32": lambda: generate(ours, ids, n), "bf16": lambda: generate(ours_bf16, ids, n),
+    fns = {**{k: (lambda m=m: generate(m, ids, n)) for k, m in models.items()},
            **{name: fn for name, (fn, _) in probes.items()}}
     times = interleaved(fns, args.gen_warmup, args.gen_repeats)
     gb_s = {name: nbytes / statistics.median(times[name]) / 1e9 for name, (_, nbytes) in probes.items()}
@@ -164,15 +184,15 @@ def bench_bound(args, ours) -> dict:
                  "best_gb_s": best_gb_s, "bound_gb_s": max(gb_s.values()),
                  "last_level_cache_bytes": last_level_cache_bytes()}
     rows = []
-    for dtype, model in (("fp32", ours), ("bf16", ours_bf16)):
+    for dtype, model in models.items():
         nbytes = bytes_per_token(model)
         bound, tok_s = bandwidth["bound_gb_s"] * 1e9 / nbytes, n / statistics.median(times[dtype])
         rows.append({"dtype": dtype, "bytes_per_token": nbytes, "bound_tok_s": bound, "ours_tok_s": tok_s,
                      "fraction": tok_s / bound, "times": times[dtype]})
-    del probes, ours_bf16
+    del probes, ours_bf16, models
     gc.collect()
     print(f"  bound: {bandwidth['bound_gb_s']:.1f} GB/s -> {rows[0]['bound_tok_s']:.1f} tok/s, ours "
-          f"{rows[0]['ours_tok_s']:.1f}", flush=True)
+          f"{rows[0]['ours_tok_s']:.1f}, packed {rows[1]['ours_tok_s']:.1f}", flush=True)
     return {"bandwidth": bandwidth, "rows": rows}
 
 
@@ -200,18 +220,25 @@ def bytes_per_token(model) -> int:
 # --- 3. bf16 weights ----------------------------------------------------------------------------
 
 def bench_bf16(args, ours) -> dict:
+    """bf16 weights against fp32, as created and both packed: four models interleaved."""
     ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
+    models = {"fp32": ours, "bf16": ours_bf16, "fp32 packed": packed_copy(ours), "bf16 packed": packed_copy(ours_bf16)}
     ids = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt)
     new = args.gen_new_tokens
-    fns = {"ours": lambda: generate(ours_bf16, ids, new), "ref": lambda: generate(ours, ids, new)}
-    out_bf16, out_fp32 = fns["ours"](), fns["ref"]()
-    agree = int((out_bf16[0, ids.shape[1]:] == out_fp32[0, ids.shape[1]:]).cumprod(0).sum())
+    fns = {k: (lambda m=m: generate(m, ids, new)) for k, m in models.items()}
+    out = {k: fn()[0, ids.shape[1]:] for k, fn in fns.items()}
     times = interleaved(fns, args.gen_warmup, args.gen_repeats)
-    row = {**summarize(times, new), "bf16_bytes_per_token": bytes_per_token(ours_bf16), "leading_tokens_equal_fp32": agree}
-    print(f"  bf16: {row['ours_tok_s']:.1f} tok/s vs fp32 {row['ref_tok_s']:.1f}", flush=True)
-    del ours_bf16
+    rows = []
+    for suffix in ("", " packed"):
+        agree = int((out["bf16" + suffix] == out["fp32" + suffix]).cumprod(0).sum())
+        rows.append({"variant": suffix.strip() or "as created", **vs(times, "bf16" + suffix, "fp32" + suffix, new),
+                     "leading_tokens_equal_fp32": agree})
+    print("  bf16: " + ", ".join(f"{r['variant']} {r['ours_tok_s']:.1f} tok/s vs fp32 {r['ref_tok_s']:.1f}"
+                                 for r in rows), flush=True)
+    result = {"rows": rows, "bf16_bytes_per_token": bytes_per_token(ours_bf16)}
+    del ours_bf16, models
     gc.collect()
-    return row
+    return result
 
 
 # --- 4. step cost vs context length -------------------------------------------------------------
@@ -351,6 +378,12 @@ def met(ok: bool) -> str:
     return "yes" if ok else "no"
 
 
+def best_of(row: dict, target: float) -> list[str]:
+    """[ours/ref, packed/ref, target, met]: met when either configuration reaches the target."""
+    plain, packed = ratio_cells(row, target), ratio_cells(row["packed"], target)
+    return [plain[0], packed[0], plain[1], met(max(row["ratio"], row["packed"]["ratio"]) >= target)]
+
+
 def report(results: dict, args) -> None:
     m, new = results["machine"], args.gen_new_tokens
     if results.get("decode"):
@@ -358,9 +391,12 @@ def report(results: dict, args) -> None:
               f"{args.gen_repeats} interleaved calls per side, medians; ours/ref is the median over pairs\n")
         print("ours: `zoo.generation.generate(model, ids, n)`; transformers: `model.generate(ids, attention_mask="
               "ones, max_new_tokens=n, min_new_tokens=n, do_sample=False)`; outputs identical (checked)\n")
-        print(table(["model", "batch", "ours new tok/s", "transformers new tok/s", "ours/ref (IQR)", "target", "met"],
-                    [[r["model"], r["batch"], f"{r['ours_tok_s']:,.1f}", f"{r['ref_tok_s']:,.1f}",
-                      *ratio_cells(r, TARGETS["decode"].get(r["model"], 1.0))] for r in results["decode"]]))
+        print("packed: the same model after `zoo.pack_for_inference` (inference weight copies, fused q/k/v)\n")
+        print(table(["model", "batch", "ours new tok/s", "packed new tok/s", "transformers new tok/s",
+                     "ours/ref (IQR)", "packed/ref (IQR)", "target", "met"],
+                    [[r["model"], r["batch"], f"{r['ours_tok_s']:,.1f}", f"{r['packed']['ours_tok_s']:,.1f}",
+                      f"{r['ref_tok_s']:,.1f}", *best_of(r, TARGETS["decode"].get(r["model"], 1.0))]
+                     for r in results["decode"]]))
     if results.get("bound"):
         b = results["bound"]
         bw = b["bandwidth"]
@@ -379,18 +415,18 @@ def report(results: dict, args) -> None:
                     [[r["dtype"], f"{r['bytes_per_token'] / 1e6:.1f}", f"{r['bound_tok_s']:.1f}",
                       f"{r['ours_tok_s']:.1f}", f"**{r['fraction']:.0%}**",
                       *(target_cells(b["model"], r["fraction"] >= TARGETS["bound"], f">= {TARGETS['bound']:.0%}")
-                        if r["dtype"] == "fp32" else ["-", "-"])]
+                        if r["dtype"].startswith("fp32") else ["-", "-"])]
                      for r in b["rows"]]))
     if results.get("bf16"):
-        r = results["bf16"]
-        lo, hi = r["pair_ratio_iqr"]
-        print(f"\n### bf16 weights (`model.to(torch.bfloat16)`), {r['model']} batch 1, {new} new tokens; "
-              f"{args.gen_repeats} interleaved calls per side\n")
-        print(table(["model", "ours fp32 tok/s", "ours bf16 tok/s", "bf16/fp32 (IQR)", "target", "met",
+        b = results["bf16"]
+        print(f"\n### bf16 weights (`model.to(torch.bfloat16)`), {b['model']} batch 1, {new} new tokens; "
+              f"{args.gen_repeats} interleaved calls per model (fp32, bf16, each as created and packed)\n")
+        print(table(["model", "variant", "ours fp32 tok/s", "ours bf16 tok/s", "bf16/fp32 (IQR)", "target", "met",
                      "leading tokens equal to fp32"],
-                    [[r["model"], f"{r['ref_tok_s']:.1f}", f"{r['ours_tok_s']:.1f}",
-                      f"**{r['ratio']:.2f}x** ({lo:.2f}-{hi:.2f})", *target_cells(r["model"], r["ratio"] >= TARGETS["bf16"], f">= {TARGETS['bf16']}x"),
-                      f"{r['leading_tokens_equal_fp32']} / {new}"]]))
+                    [[b["model"], r["variant"], f"{r['ref_tok_s']:.1f}", f"{r['ours_tok_s']:.1f}",
+                      f"**{r['ratio']:.2f}x** ({r['pair_ratio_iqr'][0]:.2f}-{r['pair_ratio_iqr'][1]:.2f})",
+                      *target_cells(b["model"], r["ratio"] >= TARGETS["bf16"], f">= {TARGETS['bf16']}x"),
+                      f"{r['leading_tokens_equal_fp32']} / {new}"] for r in b["rows"]]))
     if results.get("context"):
         r = results["context"]
         print(f"\n### One cached decoding step (`Decoder.feed`, 1 token), {r['model']} batch 1 fp32; "

@@ -12,22 +12,29 @@ from backbones.linear import InferenceWeights, Linear, pack_for_inference
 from tests.helpers import tiny_hf_decoder
 
 
-def _layer(bias=True, seed=0):
+def _layer(bias=True, seed=0, dim=48):
     torch.manual_seed(seed)
-    return Linear(48, 40, bias=bias).eval()
+    return Linear(dim, dim - 8, bias=bias).eval()
 
 
 @pytest.mark.parametrize("bias", [True, False])
-@pytest.mark.parametrize("rows", [1, 3, 8, 300])  # fp32: plain below 2 and above 256 rows, oneDNN between
-def test_fp32_matches_linear(bias, rows):
-    layer = _layer(bias)
-    x = torch.randn(rows, 48)
+@pytest.mark.parametrize("rows", [1, 3, 8, 300])  # fp32 kernels: transposed copy, F.linear, oneDNN, F.linear
+@pytest.mark.parametrize("dim", [48, 520, 1032])  # fp32: no copy, transposed copy, + oneDNN-packed
+def test_fp32_matches_linear(bias, rows, dim):
+    layer = _layer(bias, dim=dim)
+    x = torch.randn(rows, dim)
     want = F.linear(x, layer.weight, layer.bias)
     pack_for_inference(layer)
     with torch.inference_mode():
         got = layer(x)
-    assert got.dtype == torch.float32 and got.shape == (rows, 40)
+    assert got.dtype == torch.float32 and got.shape == (rows, dim - 8)
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    copies = layer.inference_weights
+    if layer.weight.numel() < 2**18:  # small: F.linear itself, no copy
+        assert copies.plain == (torch.float32, torch.float32, True) and copies.transposed is None
+    else:
+        assert copies.transposed is not None and copies.transposed.shape == (dim, dim - 8)
+        assert copies.onednn == (torch.backends.mkldnn.is_available() and layer.weight.numel() >= 2**20)
 
 
 @pytest.mark.parametrize("shape", [(1, 48), (2, 7, 48), (0, 48)])
@@ -48,39 +55,53 @@ def test_bf16_autocast_and_bf16_weights_match_linear(shape):
     for got, want in ((got_autocast, want_autocast), (got_half, want_half)):
         assert got.dtype == torch.bfloat16 and got.shape == want.shape
         torch.testing.assert_close(got.float(), want.float(), rtol=1e-2, atol=1e-2)
-    assert layer.inference_weights.key[0] == torch.bfloat16  # the copy was built and used
+    assert layer.inference_weights.source[0] == torch.bfloat16  # the copy was built and used
 
 
-def test_copy_follows_weight_changes():
-    layer = pack_for_inference(_layer())
-    x = torch.randn(4, 48)
-    with torch.no_grad():
-        first = layer(x)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_copy_follows_weight_changes(dtype):
+    layer = pack_for_inference(_layer(dim=1032)).to(dtype)  # big enough to be packed in fp32 too
+    x = torch.randn(4, 1032, dtype=dtype)
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == torch.float32 else {"rtol": 2e-2, "atol": 2e-2}
+
+    def check():
+        with torch.no_grad():
+            got = layer(x)
+        torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias).detach(), **tol)
+        return got
+
+    first = check()
     with torch.no_grad():
         layer.weight.mul_(2)  # in place: the version counter moves
-        torch.testing.assert_close(layer(x), F.linear(x, layer.weight, layer.bias), rtol=1e-5, atol=1e-5)
-    layer.load_state_dict(_layer(seed=1).state_dict())
-    with torch.no_grad():
-        torch.testing.assert_close(layer(x), F.linear(x, layer.weight, layer.bias), rtol=1e-5, atol=1e-5)
-    layer.weight = nn.Parameter(torch.zeros(40, 48))  # a new tensor: new storage
-    with torch.no_grad():
-        torch.testing.assert_close(layer(x), layer.bias.expand(4, 40))
-    assert not torch.equal(first, layer(x).detach())
+    check()
+    layer.load_state_dict(_layer(seed=1, dim=1032).state_dict())
+    check()
+    layer.weight = nn.Parameter(torch.zeros_like(layer.weight))  # a new tensor: new storage
+    assert torch.equal(check(), layer.bias.detach().expand(4, 1024))
+    assert not torch.equal(first, check())
+
+
+def test_parameters_made_in_inference_mode_take_the_plain_path():
+    with torch.inference_mode():
+        layer = pack_for_inference(_layer(dim=1032))
+        x = torch.randn(4, 1032)
+        torch.testing.assert_close(layer(x), F.linear(x, layer.weight, layer.bias))
+    assert layer.inference_weights.source is None  # no version counter to follow: nothing cached
 
 
 def test_training_path_is_nn_linear():
     layer = pack_for_inference(_layer())
     x = torch.randn(4, 48, requires_grad=True)
     out = layer(x)
-    assert out.requires_grad and layer.inference_weights.key is None  # gradients: the copy is not even built
+    assert out.requires_grad and layer.inference_weights.source is None  # gradients: the copy is not even built
     out.sum().backward()
     assert layer.weight.grad is not None and x.grad is not None
 
 
 def test_copy_pickle_and_state_dict_carry_no_copy():
-    layer = pack_for_inference(_layer())
+    layer = pack_for_inference(_layer(dim=1032))
     with torch.no_grad():
-        want = layer(torch.ones(4, 48))
+        want = layer(torch.ones(4, 1032))
     assert layer.inference_weights.weight is not None
     assert set(layer.state_dict()) == {"weight", "bias"}
     clone = copy.deepcopy(layer)
@@ -91,7 +112,7 @@ def test_copy_pickle_and_state_dict_carry_no_copy():
     for other in (clone, loaded):
         assert isinstance(other.inference_weights, InferenceWeights) and other.inference_weights.weight is None
         with torch.no_grad():
-            torch.testing.assert_close(other(torch.ones(4, 48)), want)
+            torch.testing.assert_close(other(torch.ones(4, 1032)), want)
 
 
 def test_off_frees_and_rejects_non_modules():
