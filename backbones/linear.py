@@ -21,7 +21,8 @@ the input's) and, on CPU, reordered once into oneDNN's blocked layout. Why:
 The outputs are those of F.linear on the same dtypes up to summation order
 (tested). The copy is rebuilt when the weight or bias changes (their version
 counters or storage move: an optimizer step, load_state_dict, .to()), and is
-never saved or pickled. The cost is memory: in bf16 one half-size copy of
+never saved or pickled; one compute dtype at a time (switching between
+autocast and plain calls rebuilds it). The cost is memory: in bf16 one half-size copy of
 every weight, in fp32 one copy, and a second for weights of 2^20 elements or
 more. Calls that need gradients always take nn.Linear's path.
 
@@ -168,7 +169,10 @@ class FusedLinear:
         """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""
         # _parameters, not .weight: Module.__getattr__ would cost more than the product (small models)
         parts = [t for l in layers for t in (l._parameters["weight"], l._parameters["bias"])]
-        key = [None if t is None else (t._version, t.data_ptr()) for t in parts]
+        try:
+            key = [None if t is None else (t._version, t.data_ptr()) for t in parts]
+        except RuntimeError:  # parameters made under inference_mode: no version counter to follow
+            return torch.cat([F.linear(x, l.weight, l.bias) for l in layers], dim=-1)
         if key != self.key:  # built as normal tensors: `inner` keys on their version counters
             with torch.inference_mode(False), torch.no_grad():
                 self.weight = torch.cat([l.weight.detach() for l in layers])

@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 import zoo
+from backbones import MultiHeadAttention, SwiGLU
 from backbones.linear import InferenceWeights, Linear, pack_for_inference
 from tests.helpers import tiny_hf_decoder
 
@@ -87,6 +88,13 @@ def test_parameters_made_in_inference_mode_take_the_plain_path():
         x = torch.randn(4, 1032)
         torch.testing.assert_close(layer(x), F.linear(x, layer.weight, layer.bias))
     assert layer.inference_weights.source is None  # no version counter to follow: nothing cached
+    with torch.inference_mode():
+        attn = pack_for_inference(MultiHeadAttention(32, 4).eval())
+        x = torch.randn(2, 5, 32)
+        fused = attn(x, causal=True)
+    pack_for_inference(attn, enabled=False)
+    with torch.inference_mode():
+        torch.testing.assert_close(fused, attn(x, causal=True))
 
 
 def test_training_path_is_nn_linear():
@@ -136,3 +144,27 @@ def test_packed_model_keeps_parity_and_greedy_output(kind):
     with torch.inference_mode():
         torch.testing.assert_close(ours(ids), want, rtol=0, atol=1e-4)
         assert torch.equal(zoo.generate(ours, ids, max_new_tokens=12), plain)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_fused_projections_match_and_follow_changes(autocast):
+    torch.manual_seed(0)
+    attn = MultiHeadAttention(64, 4, num_kv_heads=2).eval()  # GQA: q wider than k and v
+    ffn = SwiGLU(64, 96).eval()
+    packed_attn, packed_ffn = pack_for_inference(copy.deepcopy(attn)), pack_for_inference(copy.deepcopy(ffn))
+    x = torch.randn(2, 5, 64)
+    tol = {"rtol": 2e-2, "atol": 2e-2} if autocast else {"rtol": 1e-5, "atol": 1e-5}
+
+    def check():
+        with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=autocast):
+            torch.testing.assert_close(packed_attn(x, causal=True).float(), attn(x, causal=True).float(), **tol)
+            torch.testing.assert_close(packed_ffn(x).float(), ffn(x).float(), **tol)
+
+    check()
+    assert packed_attn.fused_inference.weight.shape == (64 + 32 + 32, 64)  # one product for q, k, v
+    with torch.no_grad():
+        for model in (attn, packed_attn):
+            model.k_proj.weight.mul_(3)  # only k moves: the fused copy must notice
+        for model in (ffn, packed_ffn):
+            model.up.weight.add_(1)
+    check()
