@@ -42,15 +42,19 @@ class CausalLM(ZooModel):
         self.config = config
         self.embed, self.transformer, self.head = embed, transformer, head
         self.max_positions = max_positions
+        self.tied = tie_embeddings
         if tie_embeddings:
             self.head.tie_to(self.embed.tokens)
 
     def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                         positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+                         positions: torch.Tensor | None = None, input_pos: int | None = None, *,
+                         head_follows: bool = False) -> torch.Tensor:
         """input_ids (B, T) -> (B, T, D) after the final norm.
 
         attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key;
         positions (B, T) or (T,) default to input_pos .. input_pos+T-1 (a range: sliced, not gathered).
+        head_follows: forward() applies the tied head next, so the embedding gradient may leave sparse
+        (TokenEmbedding sparse_grad); callers that stop at the features keep it dense.
         """
         t = input_ids.shape[1]
         start = input_pos or 0
@@ -59,7 +63,7 @@ class CausalLM(ZooModel):
         if self.transformer.has_cache and input_pos is None:
             raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
         mask, causal = decoder_mask(attention_mask, t, start + t, input_ids.device)
-        x = self.embed(input_ids, positions)  # (B, T, D)
+        x = self.embed(input_ids, positions, sparse_grad=head_follows and self.tied)  # (B, T, D)
         return self.transformer(x, mask=mask, causal=causal, positions=positions, input_pos=input_pos)
 
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
@@ -69,7 +73,7 @@ class CausalLM(ZooModel):
                 positions: torch.Tensor | None = None, input_pos: int | None = None,
                 logits_to_keep: int | None = None) -> torch.Tensor:
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill)."""
-        features = self.forward_features(input_ids, attention_mask, positions, input_pos)
+        features = self.forward_features(input_ids, attention_mask, positions, input_pos, head_follows=True)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
