@@ -9,22 +9,25 @@ path. What it adds is opt-in, for inference only:
 
 With packing on, a call made without gradients (no_grad / inference_mode)
 uses a copy of the weight cast to the compute dtype (the autocast dtype, else
-the input's) and, on CPU, reordered once into oneDNN's blocked layout. Why:
+the input's) and, on CPU, laid out once for the kernel that serves that many
+rows fastest (oneDNN's or MKL's packed layouts, or simply transposed). Why:
 
 - under autocast, nn.Linear casts its fp32 weight to bf16 on every call,
   which costs a third of a bf16 BERT forward on a 2-core CPU; the copy is
   cast once;
 - torch's own CPU GEMM runs the few-row products of decoding slowly: bf16
-  at half oneDNN's packed speed, fp32 up to 1.8x slower than a transposed
-  (K, N) copy or oneDNN's packed layout (the table below says which when).
+  at half oneDNN's packed speed, fp32 up to 2x slower than a transposed
+  (K, N) copy or oneDNN's packed layout; and MKL's packed GEMM gains 5-10%
+  on full batches (the table below says which when).
 
 The outputs are those of F.linear on the same dtypes up to summation order
 (tested). The copy is rebuilt when the weight or bias changes (their version
 counters or storage move: an optimizer step, load_state_dict, .to()), and is
 never saved or pickled; one compute dtype at a time (switching between
-autocast and plain calls rebuilds it). The cost is memory: in bf16 one half-size copy of
-every weight, in fp32 one copy, and a second for weights of 2^20 elements or
-more. Calls that need gradients always take nn.Linear's path.
+autocast and plain calls rebuilds it). The cost is memory, only for the
+layouts a model's calls use: in bf16 one half-size copy of every weight; in
+fp32 one copy per layout used (MKL's packed layout takes 2.2x the weight).
+Calls that need gradients always take nn.Linear's path.
 
 Legend: N output features, K input features.
 """
@@ -39,14 +42,18 @@ from torch import nn
 # - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x);
 # - fp32, R = 1 (batch-1 decoding): the weight stored transposed, (K, N) contiguous, through addmm:
 #   1.1-1.3x, and 1.3x on GPT-2's 50257-way head;
-# - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.4-2.3x), the transposed
+# - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x), the transposed
 #   copy below that (1.2-1.6x: oneDNN's ~15 us per call never pays off on small weights);
-# - fp32, R between 2 and 7 or above 256, and weights under 2^18 elements (gpt_tiny's: the ~2 us of
-#   choosing cost more than any kernel saves): nn.Linear's own call.
-_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
+# - fp32, R > 256, weights of 2^20 or more: MKL's packed GEMM, packed for 512 rows (1.05-1.10x; 1.1x on
+#   a whole bert_base forward). MKL packs for one row count: for 8 rows it is 0.9-1.0x, hence oneDNN there;
+# - fp32, R between 2 and 7, and weights under 2^18 elements (gpt_tiny's: the ~2 us of choosing cost
+#   more than any kernel saves): nn.Linear's own call.
+# Each copy is made the first time its kernel runs, so a model only holds the layouts its calls use.
+_ONEDNN_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
+_MKL_ROWS_HINT = 512
 _FP32_ROWS = range(8, 257)
 _FP32_MIN_COPY = 2**18
-_FP32_MIN_ONEDNN = 2**20
+_FP32_MIN_PACKED = 2**20
 
 
 def _onednn_ok(dtype: torch.dtype) -> bool:
@@ -55,6 +62,23 @@ def _onednn_ok(dtype: torch.dtype) -> bool:
     if dtype == torch.float32:
         return True
     return dtype == torch.bfloat16 and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+
+
+def _mkl_ok() -> bool:
+    return torch.backends.mkl.is_available() and hasattr(torch.ops.mkl, "_mkl_linear")
+
+
+def _fp32_kernel(rows: int, numel: int) -> str | None:
+    """The fp32 CPU kernel for `rows` rows of a weight with `numel` elements (table above); None: F.linear."""
+    if numel < _FP32_MIN_COPY:
+        return None
+    if rows == 1:
+        return "transposed"
+    if rows in _FP32_ROWS:
+        return "onednn" if numel >= _FP32_MIN_PACKED and _onednn_ok(torch.float32) else "transposed"
+    if rows > _FP32_ROWS.stop - 1 and numel >= _FP32_MIN_PACKED and _mkl_ok():
+        return "mkl"
+    return None
 
 
 def _compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
@@ -71,10 +95,9 @@ class InferenceWeights:
     def __init__(self) -> None:
         self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
         self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
-        self.weight: torch.Tensor | None = None  # cast to the compute dtype, or oneDNN-packed
-        self.bias: torch.Tensor | None = None  # cast to the compute dtype
-        self.transposed: torch.Tensor | None = None  # fp32 on CPU: (K, N) contiguous
-        self.onednn = False
+        self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
+        self.bias: torch.Tensor | None = None  # in the compute dtype
+        self.dtype: torch.dtype | None = None
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
@@ -93,43 +116,52 @@ class InferenceWeights:
         except RuntimeError:  # parameters made under inference_mode have no version counter to follow
             return F.linear(x, weight, bias)
         if source != self.source:  # first call, or the weights moved on (step, load, .to())
-            self._build(weight, bias, dtype)
+            self._reset(weight, bias, dtype)
             self.source = source
         if self.plain is not None:
             return F.linear(x, weight, bias)
         if x.dtype != dtype:
             x = x.to(dtype)
-        if self.transposed is not None:  # fp32 on CPU: pick the kernel by row count
-            rows = x.numel() // max(x.shape[-1], 1)
-            if rows == 1 or (rows in _FP32_ROWS and not self.onednn):
-                return self._transposed(x, bias)
-            if rows not in _FP32_ROWS:
-                return F.linear(x, weight, bias)
-        if self.onednn:
-            return torch.ops.mkldnn._linear_pointwise(x, self.weight, self.bias, "none", [], "")
-        return F.linear(x, self.weight, self.bias)
+        if dtype == torch.float32 and x.is_cpu:
+            kernel = _fp32_kernel(x.numel() // max(x.shape[-1], 1), weight.numel())
+        elif x.is_cpu and _onednn_ok(dtype):
+            kernel = "onednn"
+        else:
+            kernel = "cast"  # fp16 on CPU, CUDA under autocast: the weight cast once
+        if kernel is None:
+            return F.linear(x, weight, bias)
+        w = self.copies.get(kernel)
+        if w is None:
+            w = self.copies[kernel] = self._make(kernel, weight)
+        if kernel == "onednn":
+            return torch.ops.mkldnn._linear_pointwise(x, w, self.bias, "none", [], "")
+        if kernel == "mkl":
+            return torch.ops.mkl._mkl_linear(x, w, weight, bias, _MKL_ROWS_HINT)
+        if kernel == "transposed":
+            x2 = x.reshape(-1, x.shape[-1])  # (R, K)
+            out = torch.mm(x2, w) if bias is None else torch.addmm(bias, x2, w)
+            return out.view(*x.shape[:-1], out.shape[-1])  # (..., N)
+        return F.linear(x, w, self.bias)
 
-    def _transposed(self, x: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-        x2 = x.reshape(-1, x.shape[-1])  # (R, K)
-        out = torch.mm(x2, self.transposed) if bias is None else torch.addmm(bias, x2, self.transposed)
-        return out.view(*x.shape[:-1], out.shape[-1])  # (..., N)
-
-    def _build(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
-        self.weight = self.bias = self.transposed = None
+    def _reset(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
+        """Forget the old copies; decide whether any kernel can beat F.linear for these dtypes."""
+        self.copies, self.dtype = {}, dtype
+        self.bias = None if bias is None else bias.detach().to(dtype)
         cpu = weight.device.type == "cpu"
-        self.onednn = cpu and _onednn_ok(dtype) and (dtype != torch.float32 or weight.numel() >= _FP32_MIN_ONEDNN)
         small_fp32 = dtype == torch.float32 and weight.numel() < _FP32_MIN_COPY
-        self.plain = None
-        if dtype == weight.dtype and (not cpu or small_fp32):  # nothing measured faster than the weight itself
-            self.plain = (dtype, weight.dtype, cpu)
-            return
+        no_gain = dtype == weight.dtype and (not cpu or small_fp32 or (dtype != torch.float32 and not _onednn_ok(dtype)))
+        self.plain = (dtype, weight.dtype, cpu) if no_gain else None
+
+    def _make(self, kernel: str, weight: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
-            w = weight.detach().to(dtype)
-            self.bias = None if bias is None else bias.detach().to(dtype)
-            if dtype == torch.float32 and cpu:
-                self.transposed = w.t().contiguous()
-            # oneDNN's packed layout; else the cast copy (fp16, CUDA autocast), or the weight itself
-            self.weight = torch.ops.mkldnn._reorder_linear_weight(w, _ROWS_HINT) if self.onednn else w
+            w = weight.detach().to(self.dtype)
+            if kernel == "onednn":
+                return torch.ops.mkldnn._reorder_linear_weight(w, _ONEDNN_ROWS_HINT)
+            if kernel == "mkl":
+                return torch.ops.mkl._mkl_reorder_linear_weight(w, _MKL_ROWS_HINT)
+            if kernel == "transposed":
+                return w.t().contiguous()  # (K, N)
+            return w  # "cast"
 
     # A oneDNN tensor has no storage to copy or pickle; the copy is rebuilt on first use instead.
     def __getstate__(self) -> dict:
