@@ -23,7 +23,8 @@ hf_pair = tiny_hf_decoder
 def test_greedy_equals_recompute_and_transformers(kind):
     ref, ours = hf_pair(kind)
     prompt = torch.randint(1, 97, (2, 7), generator=torch.Generator().manual_seed(3))
-    got = generate(ours, prompt, 12)
+    got = zoo.generate(ours, prompt, 12)  # the top-level name the issue asks for
+    assert zoo.generate is generate and zoo.GenerationConfig is GenerationConfig
     with torch.no_grad():
         assert torch.equal(got, greedy_by_recompute(ours, prompt, 12))
         want = ref.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=12, do_sample=False,
