@@ -26,8 +26,9 @@ counters or storage move: an optimizer step, load_state_dict, .to()), and is
 never saved or pickled; one compute dtype at a time (switching between
 autocast and plain calls rebuilds it). The cost is memory, only for the
 layouts a model's calls use: in bf16 one half-size copy of every weight; in
-fp32 one copy per layout used (MKL's packed layout takes 2.2x the weight).
-Calls that need gradients always take nn.Linear's path.
+fp32 one copy per layout used (MKL's packed layout takes 2.2x the weight);
+fused q/k/v (FusedLinear) also keep their concatenated weight. Calls that
+need gradients always take nn.Linear's path.
 
 Legend: N output features, K input features.
 """
@@ -149,7 +150,8 @@ class InferenceWeights:
         self.bias = None if bias is None else bias.detach().to(dtype)
         cpu = weight.device.type == "cpu"
         small_fp32 = dtype == torch.float32 and weight.numel() < _FP32_MIN_COPY
-        no_gain = dtype == weight.dtype and (not cpu or small_fp32 or (dtype != torch.float32 and not _onednn_ok(dtype)))
+        no_kernel = dtype != torch.float32 and not _onednn_ok(dtype)  # fp16 on CPU: torch's own GEMM
+        no_gain = dtype == weight.dtype and (not cpu or small_fp32 or no_kernel)
         self.plain = (dtype, weight.dtype, cpu) if no_gain else None
 
     def _make(self, kernel: str, weight: torch.Tensor) -> torch.Tensor:
