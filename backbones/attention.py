@@ -202,7 +202,8 @@ class MultiHeadAttention(nn.Module):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
         x = cast_for_autocast(x)  # once for q, k and v (inference under autocast)
         if not self.cross:
-            if self.fused_inference is not None and not torch.is_grad_enabled():  # one GEMM for q, k, v
+            if self.fused_inference is not None and not torch.is_grad_enabled() \
+                    and not torch.compiler.is_compiling():  # one GEMM for q, k, v
                 q, k, v = self.fused_inference(x, (self.q_proj, self.k_proj, self.v_proj)).split(self._qkv_sizes, -1)
             else:
                 q, k, v = self.q_proj(x), self.k_proj(x), self.v_proj(x)

@@ -60,7 +60,8 @@ class SwiGLU(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
-        if self.fused_inference is not None and not torch.is_grad_enabled():  # one GEMM for gate and up
+        if self.fused_inference is not None and not torch.is_grad_enabled() \
+                and not torch.compiler.is_compiling():  # one GEMM for gate and up
             gate, up = self.fused_inference(x, (self.gate, self.up)).chunk(2, dim=-1)
         else:
             gate, up = self.gate(x), self.up(x)

@@ -25,8 +25,18 @@ class KVCache(nn.Module):
     def max_len(self) -> int:
         return self.k.shape[2]
 
-    def update(self, input_pos: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Write k/v (B, Hkv, T, Dh) at [input_pos, input_pos+T); return keys/values 0..input_pos+T."""
+    def update(self, input_pos: int | torch.Tensor, k: torch.Tensor,
+               v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write k/v (B, Hkv, T, Dh) at [input_pos, input_pos+T); return keys/values 0..input_pos+T.
+
+        input_pos as a tensor of the T positions (a compiled decoding step: shapes must not depend on
+        where it is): write there and return the whole cache (B, Hkv, S, Dh); the caller's mask hides
+        the positions not written yet.
+        """
+        if isinstance(input_pos, torch.Tensor):
+            self.k.index_copy_(2, input_pos, k)
+            self.v.index_copy_(2, input_pos, v)
+            return self.k, self.v
         end = input_pos + k.shape[2]
         if end > self.max_len:
             raise ValueError(f"KV cache holds {self.max_len} positions; writing positions "

@@ -179,8 +179,8 @@ class Linear(nn.Linear):
     inference_weights: InferenceWeights | None = None  # None: packing off (the default)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.inference_weights is None or torch.is_grad_enabled():
-            return F.linear(x, self.weight, self.bias)
+        if self.inference_weights is None or torch.is_grad_enabled() or torch.compiler.is_compiling():
+            return F.linear(x, self.weight, self.bias)  # (a compiler picks its own GEMM layouts)
         p = self._parameters  # cheaper than .weight/.bias, which go through Module.__getattr__
         return self.inference_weights(x, p["weight"], p["bias"])  # (..., N)
 

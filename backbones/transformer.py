@@ -57,3 +57,8 @@ class Transformer(nn.Module):
     @property
     def has_cache(self) -> bool:
         return self.blocks[0].attn.kv_cache is not None
+
+    @property
+    def cache_len(self) -> int:
+        """Slots in the self-attention KV cache (setup_cache's max_len)."""
+        return self.blocks[0].attn.kv_cache.max_len

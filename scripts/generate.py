@@ -42,6 +42,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--draft", help="draft model for speculative decoding (same tokenizer)")
     p.add_argument("--num-draft-tokens", type=int, default=4)
     p.add_argument("--dtype", choices=["fp32", "bf16"], default="fp32")
+    p.add_argument("--compile", action="store_true", help="decode through torch.compile (fixed-shape steps; "
+                   "the first call compiles for ~20-40 s, then each token costs less)")
     p.add_argument("--pack", action="store_true", help="zoo.pack_for_inference on the model (and draft): "
                    "weight copies laid out for the CPU GEMM library; faster bf16 and batched decoding, more memory")
     p.add_argument("--seed", type=int, default=0)
@@ -85,7 +87,8 @@ def main(argv=None) -> list[str]:
                    length_penalty=args.length_penalty,
                    early_stopping={"true": True, "false": False}.get(args.early_stopping, "never"),
                    eos_id=None if args.no_eos else tokenizer.eos_id,
-                   stop_sequences=tuple(tuple(tokenizer.encode(s, add_special_tokens=False)) for s in args.stop))
+                   stop_sequences=tuple(tuple(tokenizer.encode(s, add_special_tokens=False)) for s in args.stop),
+                   compile=args.compile)
     generator = torch.Generator().manual_seed(args.seed)
     if args.stream:
         if len(args.prompt) != 1 or args.num_beams > 1 or args.draft:

@@ -35,6 +35,16 @@ def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
     return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
 
 
+def static_step_mask(attention_mask: torch.Tensor | None, input_pos: torch.Tensor, cache_len: int) -> torch.Tensor:
+    """Keys the new tokens at `input_pos` (T,) may see in a cache of `cache_len` slots: the written ones up
+    to each token's own slot, minus padding (attention_mask (B, cache_len)). -> (B or 1, 1, T, cache_len)."""
+    slots = torch.arange(cache_len, device=input_pos.device)
+    mask = (slots[None, :] <= input_pos[:, None])[None, None]  # (1, 1, T, S): causal, bottom-right
+    if attention_mask is not None:
+        mask = mask & attention_mask.bool()[:, None, None, :]  # (B, 1, T, S)
+    return mask
+
+
 class CausalLM(ZooModel):
     def __init__(self, config, embed: TokenEmbedding, transformer: Transformer, head: CausalLMHead,
                  max_positions: int, tie_embeddings: bool):
@@ -56,6 +66,10 @@ class CausalLM(ZooModel):
         head_follows: forward() applies the tied head next, so the embedding gradient may leave sparse
         (TokenEmbedding sparse_grad); callers that stop at the features keep it dense.
         """
+        if isinstance(input_pos, torch.Tensor):  # a compiled decoding step: fixed shapes, whole cache
+            x = self.embed(input_ids, positions, sparse_grad=False)  # (B, T, D); positions (B, T) given
+            mask = static_step_mask(attention_mask, input_pos, self.transformer.cache_len)
+            return self.transformer(x, mask=mask, causal=False, positions=positions, input_pos=input_pos)
         t = input_ids.shape[1]
         start = input_pos or 0
         if positions is None:

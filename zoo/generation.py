@@ -9,6 +9,7 @@ Legend: B batch, T prompt length, V vocabulary.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -30,6 +31,7 @@ class GenerationConfig:
     num_beams: int = 1
     length_penalty: float = 1.0       # beam score = sum log p / (new tokens ** length_penalty)
     early_stopping: bool | str = False  # True | False | "never", as in transformers
+    compile: bool = False             # one-token steps through torch.compile (fixed shapes); see Decoder
 
     def __post_init__(self):
         checks = [
@@ -104,6 +106,16 @@ def ends_with_stop(tokens: torch.Tensor, config: GenerationConfig) -> torch.Tens
     return hit
 
 
+_COMPILED: "weakref.WeakKeyDictionary[nn.Module, nn.Module]" = weakref.WeakKeyDictionary()
+
+
+def compiled_step(model: nn.Module) -> nn.Module:
+    """torch.compile(model), made once per model and kept while the model lives."""
+    if model not in _COMPILED:
+        _COMPILED[model] = torch.compile(model, dynamic=False)
+    return _COMPILED[model]
+
+
 def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
     if input_ids.dim() != 2 or input_ids.shape[1] == 0:
         raise ValueError(f"input_ids must be a non-empty (batch, tokens) prompt, got shape {tuple(input_ids.shape)}")
@@ -123,8 +135,12 @@ class Decoder:
     """
 
     def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
-                 attention_mask: torch.Tensor | None = None):
+                 attention_mask: torch.Tensor | None = None, compile: bool = False):
         check_prompt(model, input_ids, max_new_tokens)
+        # compile: one-token steps after the prefill run through torch.compile with the cache position
+        # as a tensor, so every step has the same shapes (attention spans the whole cache, masked) and
+        # one compiled graph serves the session: no per-op Python. The first call compiles (~20 s).
+        self.step_fn = compiled_step(model) if compile else None
         self.model, self.batch = model, input_ids.shape[0]
         t = input_ids.shape[1]
         prompt_mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
@@ -143,6 +159,8 @@ class Decoder:
     def feed(self, tokens: torch.Tensor, keep: int | None = None) -> torch.Tensor:
         """tokens (B, n) appended after the cache -> logits (B, n, V), or of the last `keep` tokens only."""
         n, start = tokens.shape[1], self.length
+        if self.step_fn is not None and n == 1 and start > 0:
+            return self._static_step(tokens)
         positions = None  # unpadded: the model counts from input_pos
         if self.padded:  # (B, n): the prompt's own positions, then one more per token after it
             t = self.prompt_positions.shape[1]
@@ -154,6 +172,15 @@ class Decoder:
                             positions=positions, input_pos=start, logits_to_keep=keep)
         self.length += n
         return logits
+
+    def _static_step(self, tokens: torch.Tensor) -> torch.Tensor:
+        """One token per row through the compiled step: positions and cache slot as tensors."""
+        start = self.length
+        slot = torch.tensor([start], device=tokens.device)  # (1,)
+        positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
+        logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+        self.length += 1
+        return logits  # (B, 1, V)
 
     def rewind(self, length: int) -> None:
         """Forget everything after `length` cached tokens (speculative decoding's rejected drafts)."""
@@ -181,7 +208,7 @@ def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
     """
     was_training = model.training
     model.eval()
-    decoder = Decoder(model, input_ids, config.max_new_tokens, attention_mask)
+    decoder = Decoder(model, input_ids, config.max_new_tokens, attention_mask, compile=config.compile)
     pad = config.eos_ids[0] if config.eos_ids else 0
     stops = bool(config.eos_ids or config.stop_sequences)
     # The tokens so far are only needed by the repetition penalty and the stop checks.

@@ -160,3 +160,41 @@ def test_generate_with_a_draft_model_is_speculative_and_exact():
     assert torch.equal(generate(target, prompt, 9, draft_model=copy.deepcopy(target)), generate(target, prompt, 9))
     with pytest.raises(ValueError, match="vocabulary"):
         generate(target, prompt, 4, draft_model=zoo.create_model("gpt_tiny", vocab_size=100))
+
+
+@pytest.mark.parametrize("name", ["gpt_tiny", "llama_tiny"])
+@pytest.mark.parametrize("padded", [False, True])
+def test_fixed_shape_steps_equal_the_usual_ones(name, padded, monkeypatch):
+    """compile=True's steps (cache slot and positions as tensors, attention over the whole masked cache),
+    run eagerly here: the same tokens as the usual steps. The compiled run itself is a slow test."""
+    import zoo.generation as generation
+
+    torch.manual_seed(0)
+    model = zoo.create_model(name).eval()
+    ids = torch.randint(1, model.vocab_size, (3, 7), generator=torch.Generator().manual_seed(1))
+    mask = torch.ones_like(ids)
+    if padded:
+        mask[1, :3], mask[2, :1] = 0, 0
+    want = generate(model, ids, 10, attention_mask=mask)
+    calls = []
+
+    def eager_step(m):
+        def step(*args, **kwargs):
+            calls.append(kwargs["input_pos"])
+            return m(*args, **kwargs)
+        return step
+
+    monkeypatch.setattr(generation, "compiled_step", eager_step)
+    assert torch.equal(generate(model, ids, 10, attention_mask=mask, compile=True), want)
+    assert len(calls) == 9 and all(isinstance(p, torch.Tensor) for p in calls)  # every step after the prefill
+    assert not model.transformer.has_cache  # the session cleaned up as usual
+
+
+@pytest.mark.slow
+def test_compiled_decoding_equals_eager():
+    torch.manual_seed(0)
+    model = zoo.create_model("gpt_tiny").eval()
+    ids = torch.randint(1, model.vocab_size, (2, 6), generator=torch.Generator().manual_seed(2))
+    want = generate(model, ids, 12)
+    assert torch.equal(generate(model, ids, 12, compile=True), want)
+    assert torch.equal(generate(model, ids, 12, compile=True), want)  # second call: the compiled step reused
