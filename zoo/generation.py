@@ -240,7 +240,9 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     """(B, T) prompt -> (B, T + new) tokens.
 
     options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
-    repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping.
+    repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping,
+    compile (greedy / sampling: the one-token steps run through torch.compile; the first call
+    for a model and batch shape compiles, later ones reuse it).
     draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
     same output as without it when greedy, same distribution when sampling.
     """
