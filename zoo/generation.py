@@ -247,6 +247,9 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     same output as without it when greedy, same distribution when sampling.
     """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    if config.compile and (draft_model is not None or config.num_beams > 1):
+        raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
+                         "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")
     if draft_model is not None:
         from zoo.speculative import speculative_generate
 
