@@ -3,9 +3,9 @@
 
 Sections (each prints a Markdown table with its targets beside the numbers):
 
-1. decode   greedy decoding throughput (new tokens / s, prefill included), ours vs transformers,
-            same weights (a random-weight GPT2LMHeadModel converted with `zoo.from_hf`), outputs
-            checked identical first; interleaved, medians.
+1. decode   greedy decoding throughput (new tokens / s, prefill included), ours (as created, packed,
+            compiled) vs transformers, same weights (a random-weight GPT2LMHeadModel converted with
+            `zoo.from_hf`), outputs checked identical first; interleaved, medians.
 2. bound    this machine's memory bandwidth, and the tokens/s it allows at batch 1 when every
             weight is read once per token (the LM head reads the whole tied embedding); ours as a %.
 3. bf16     our decoding with bf16 weights vs our fp32, batch 1.
@@ -13,7 +13,7 @@ Sections (each prints a Markdown table with its targets beside the numbers):
 5. speculative  a gpt_tiny draft and a larger target trained on the shipped KJV extract by the
             engine (scripts/train_text.py); greedy speculative vs plain greedy target decoding.
 
-    python scripts/benchmark_generation.py              # the full run (~15 min on 2 idle cores; ~28 min --threads 1)
+    python scripts/benchmark_generation.py              # the full run (~20 min on 2 idle cores, compiling included)
     python scripts/benchmark_generation.py --quick      # smoke test, < 60 s
     python scripts/benchmark.py --only generation       # the same, from the main benchmark
 
