@@ -9,7 +9,6 @@ Legend: B batch, T prompt length, V vocabulary.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -106,14 +105,11 @@ def ends_with_stop(tokens: torch.Tensor, config: GenerationConfig) -> torch.Tens
     return hit
 
 
-_COMPILED: "weakref.WeakKeyDictionary[nn.Module, nn.Module]" = weakref.WeakKeyDictionary()
-
-
 def compiled_step(model: nn.Module) -> nn.Module:
-    """torch.compile(model), made once per model and kept while the model lives."""
-    if model not in _COMPILED:
-        _COMPILED[model] = torch.compile(model, dynamic=False)
-    return _COMPILED[model]
+    """torch.compile(model) for one session. Dynamo keeps the compiled code with the model class's
+    forward, guarded on the model's structure and shapes, so a later session (a new wrapper, a fresh
+    KV cache) reuses it; nothing here holds the model beyond the session."""
+    return torch.compile(model, dynamic=False)
 
 
 def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
