@@ -11,6 +11,7 @@ from backbones.kv_cache import CrossKVCache, KVCache
 from backbones.linear import Linear, pack_for_inference
 from backbones.masks import (
     block_diagonal_mask,
+    cache_slots_mask,
     causal_mask,
     padding_mask,
     prefix_mask,
@@ -24,6 +25,6 @@ from backbones.transformer import Transformer
 __all__ = [
     "Block", "CrossKVCache", "KVCache", "LayerNorm", "LayerScale", "LearnedPositions",
     "Linear", "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
-    "attend", "available_backends", "block_diagonal_mask", "causal_mask", "pack_for_inference", "padding_mask",
-    "prefix_mask", "resample_grid_positions", "sincos_2d", "sinusoid_table",
+    "attend", "available_backends", "block_diagonal_mask", "cache_slots_mask", "causal_mask", "pack_for_inference",
+    "padding_mask", "prefix_mask", "resample_grid_positions", "sincos_2d", "sinusoid_table",
 ]

@@ -17,13 +17,11 @@ aligned bottom-right.
 """
 from __future__ import annotations
 
-import math as _math
-
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear
+from backbones.linear import Linear, project
 from backbones.masks import combine, ensure_nonempty_rows
 from backbones.precision import cast_for_autocast
 
@@ -191,8 +189,7 @@ class MultiHeadAttention(nn.Module):
         self.dropout = dropout
         self.backend = backend
         self.kv_cache: nn.Module | None = None
-        self.fused_inference = None  # backbones.linear.FusedLinear once pack_for_inference turns it on
-        self._qkv_sizes = [self.q_proj.out_features, self.k_proj.out_features, self.v_proj.out_features]
+        self.fused_inference = None  # backbones.linear.FusedLinear (one GEMM for q, k, v) once packed
 
     def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
         b, t, _ = x.shape
@@ -202,11 +199,7 @@ class MultiHeadAttention(nn.Module):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
         x = cast_for_autocast(x)  # once for q, k and v (inference under autocast)
         if not self.cross:
-            if self.fused_inference is not None and not torch.is_grad_enabled() \
-                    and not torch.compiler.is_compiling():  # one GEMM for q, k, v
-                q, k, v = self.fused_inference(x, (self.q_proj, self.k_proj, self.v_proj)).split(self._qkv_sizes, -1)
-            else:
-                q, k, v = self.q_proj(x), self.k_proj(x), self.v_proj(x)
+            q, k, v = project(x, (self.q_proj, self.k_proj, self.v_proj), self.fused_inference)
             q = self._heads(q, self.num_heads)  # (B, H, Tq, Dh)
             k = self._heads(k, self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             v = self._heads(v, self.num_kv_heads)  # (B, Hkv, Tq, Dh)

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear
+from backbones.linear import Linear, project
 from backbones.precision import cast_for_autocast
 
 
@@ -56,14 +56,10 @@ class SwiGLU(nn.Module):
         self.up = Linear(dim, hidden, bias=bias)
         self.down = Linear(hidden, dim, bias=bias)
         self.drop = nn.Dropout(dropout)
-        self.fused_inference = None  # backbones.linear.FusedLinear once pack_for_inference turns it on
+        self.fused_inference = None  # backbones.linear.FusedLinear (one GEMM for gate and up) once packed
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
-        if self.fused_inference is not None and not torch.is_grad_enabled() \
-                and not torch.compiler.is_compiling():  # one GEMM for gate and up
-            gate, up = self.fused_inference(x, (self.gate, self.up)).chunk(2, dim=-1)
-        else:
-            gate, up = self.gate(x), self.up(x)
+        gate, up = project(x, (self.gate, self.up), self.fused_inference)
         x = self.down(F.silu(gate) * up)  # (B, T, D)
         return self.drop(x) if self.training and self.drop.p > 0 else x

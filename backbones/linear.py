@@ -57,6 +57,11 @@ _FP32_MIN_COPY = 2**18
 _FP32_MIN_PACKED = 2**20
 
 
+def _eager_inference() -> bool:
+    """No gradients and no compiler tracing (a compiler picks its own GEMM layouts): the copies apply."""
+    return not torch.is_grad_enabled() and not torch.compiler.is_compiling()
+
+
 def _onednn_ok(dtype: torch.dtype) -> bool:
     if not torch.backends.mkldnn.is_available():
         return False
@@ -179,8 +184,8 @@ class Linear(nn.Linear):
     inference_weights: InferenceWeights | None = None  # None: packing off (the default)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.inference_weights is None or torch.is_grad_enabled() or torch.compiler.is_compiling():
-            return F.linear(x, self.weight, self.bias)  # (a compiler picks its own GEMM layouts)
+        if self.inference_weights is None or not _eager_inference():
+            return F.linear(x, self.weight, self.bias)
         p = self._parameters  # cheaper than .weight/.bias, which go through Module.__getattr__
         return self.inference_weights(x, p["weight"], p["bias"])  # (..., N)
 
@@ -222,6 +227,14 @@ class FusedLinear:
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
+
+
+def project(x: torch.Tensor, layers: tuple[nn.Linear, ...], fused: FusedLinear | None) -> tuple[torch.Tensor, ...]:
+    """x through each of `layers` (Linears that read the same input): one product through `fused` when
+    packing turned it on and no gradient is needed, else one call per layer. -> one output per layer."""
+    if fused is not None and _eager_inference():
+        return fused(x, layers).split([layer.out_features for layer in layers], dim=-1)
+    return tuple(layer(x) for layer in layers)
 
 
 def pack_for_inference(model: nn.Module, enabled: bool = True) -> nn.Module:

@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear
 from backbones.ffn import make_activation
+from backbones.linear import Linear
 
 
 class MLMHead(nn.Module):

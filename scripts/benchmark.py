@@ -88,8 +88,7 @@ def three_ways(ours, packed, ref, forward, work: int, warmup: int, repeats: int)
     summarize() of ours vs ref, with packed's numbers under "packed", and the ceiling."""
     times = interleaved({"ours": lambda: forward(ours), "packed": lambda: forward(packed),
                          "ref": lambda: forward(ref)}, warmup, repeats)
-    packed_row = summarize({"ours": times["packed"], "ref": times["ref"]}, work)
-    return {**summarize(times, work), "packed": {k: packed_row[k] for k in ("ours_tok_s", "ratio", "pair_ratio_iqr")},
+    return {**summarize(times, work), "packed": summarize(times, work, ours="packed"),
             **ceiling(times, lambda: forward(ref))}
 
 

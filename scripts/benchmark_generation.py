@@ -125,11 +125,6 @@ def packed_copy(model):
     return zoo.pack_for_inference(copy.deepcopy(model))
 
 
-def vs(times: dict, side: str, ref: str, work: int) -> dict:
-    """summarize() of `side` against `ref` (speed-up of side over ref, median over interleaved pairs)."""
-    return summarize({"ours": times[side], "ref": times[ref]}, work)
-
-
 VARIANTS = ("packed", "compiled")  # beside ours as created: zoo.pack_for_inference; generate(compile=True)
 
 
@@ -156,8 +151,7 @@ def bench_decode(args, pairs: dict) -> list[dict]:
             row = {"model": name, "batch": batch, **summarize(times, batch * new),
                    "compile_s": first_call["compiled"]}
             for variant in VARIANTS:
-                r = vs(times, variant, "ref", batch * new)
-                row[variant] = {k: r[k] for k in ("ours_tok_s", "ratio", "pair_ratio_iqr")}
+                row[variant] = summarize(times, batch * new, ours=variant)
             rows.append(row)
             print(f"  decode {name} batch {batch}: ours {row['ours_tok_s']:.1f} tok/s, ratio {row['ratio']:.2f}, "
                   + ", ".join(f"{v} {row[v]['ratio']:.2f}" for v in VARIANTS), flush=True)
@@ -243,7 +237,8 @@ def bench_bf16(args, ours) -> dict:
     rows = []
     for suffix in ("", " packed"):
         agree = int((out["bf16" + suffix] == out["fp32" + suffix]).cumprod(0).sum())
-        rows.append({"variant": suffix.strip() or "as created", **vs(times, "bf16" + suffix, "fp32" + suffix, new),
+        pair = summarize(times, new, ours="bf16" + suffix, ref="fp32" + suffix)
+        rows.append({"variant": suffix.strip() or "as created", **pair,
                      "leading_tokens_equal_fp32": agree})
     print("  bf16: " + ", ".join(f"{r['variant']} {r['ours_tok_s']:.1f} tok/s vs fp32 {r['ref_tok_s']:.1f}"
                                  for r in rows), flush=True)

@@ -93,14 +93,15 @@ def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int)
     return times
 
 
-def summarize(times: dict[str, list[float]], work: int) -> dict:
-    """Medians per side (`work` units per call, e.g. tokens) and ours' speed-up over "ref" as the median
-    over interleaved pairs, with its interquartile range (robust to load that drifts)."""
-    ours, ref = statistics.median(times["ours"]), statistics.median(times["ref"])
-    pairs = [r / o for o, r in zip(times["ours"], times["ref"])]  # ours' speed-up in each pair
+def summarize(times: dict[str, list[float]], work: int, ours: str = "ours", ref: str = "ref") -> dict:
+    """Medians of two sides of an interleaved run (`work` units per call, e.g. tokens) and the speed-up of
+    side `ours` over side `ref` as the median over interleaved pairs, with its interquartile range
+    (robust to load that drifts). The keys say ours/ref whichever two sides were named."""
+    ours_s, ref_s = statistics.median(times[ours]), statistics.median(times[ref])
+    pairs = [r / o for o, r in zip(times[ours], times[ref])]  # ours' speed-up in each pair
     q = statistics.quantiles(pairs, n=4, method="inclusive") if len(pairs) > 1 else pairs * 3
-    return {"ours_s": ours, "ref_s": ref, "ours_tok_s": work / ours, "ref_tok_s": work / ref,
-            "ratio": q[1], "pair_ratio_iqr": [q[0], q[2]], "times": times}
+    return {"ours_s": ours_s, "ref_s": ref_s, "ours_tok_s": work / ours_s, "ref_tok_s": work / ref_s,
+            "ratio": q[1], "pair_ratio_iqr": [q[0], q[2]], "times": {ours: times[ours], ref: times[ref]}}
 
 
 # The ops that carry a Transformer's arithmetic on CPU: GEMMs, attention kernels, convolutions.

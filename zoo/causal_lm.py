@@ -11,12 +11,11 @@ Legend: B batch, T new tokens, S tokens so far (cache), D width, V vocabulary.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
 from zoo.pretrained import ZooModel
 
 from backbones.frontends.tokens import TokenEmbedding
-from backbones.masks import combine, ensure_nonempty_rows, padding_mask
+from backbones.masks import cache_slots_mask, combine, ensure_nonempty_rows, padding_mask
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
 
@@ -33,16 +32,6 @@ def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
                          f"got shape {tuple(attention_mask.shape)}")
     pad = padding_mask(attention_mask) if attention_mask is not None else None
     return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
-
-
-def static_step_mask(attention_mask: torch.Tensor | None, input_pos: torch.Tensor, cache_len: int) -> torch.Tensor:
-    """Keys the new tokens at `input_pos` (T,) may see in a cache of `cache_len` slots: the written ones up
-    to each token's own slot, minus padding (attention_mask (B, cache_len)). -> (B or 1, 1, T, cache_len)."""
-    slots = torch.arange(cache_len, device=input_pos.device)
-    mask = (slots[None, :] <= input_pos[:, None])[None, None]  # (1, 1, T, S): causal, bottom-right
-    if attention_mask is not None:
-        mask = mask & attention_mask.bool()[:, None, None, :]  # (B, 1, T, S)
-    return mask
 
 
 class CausalLM(ZooModel):
@@ -68,7 +57,7 @@ class CausalLM(ZooModel):
         """
         if isinstance(input_pos, torch.Tensor):  # a compiled decoding step: fixed shapes, whole cache
             x = self.embed(input_ids, positions, sparse_grad=False)  # (B, T, D); positions (B, T) given
-            mask = static_step_mask(attention_mask, input_pos, self.transformer.cache_len)
+            mask = cache_slots_mask(attention_mask, input_pos, self.transformer.cache_len)
             return self.transformer(x, mask=mask, causal=False, positions=positions, input_pos=input_pos)
         t = input_ids.shape[1]
         start = input_pos or 0

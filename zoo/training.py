@@ -375,7 +375,7 @@ def train(
         raw.train()
         names = sorted(metrics)
         values = mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
-                                                device=device), ctx).tolist()
+                                              device=device), ctx).tolist()
         last_eval = dict(zip(names, values))
         log.write({"split": "eval", "step": step, "elapsed": elapsed(),
                    **{f"eval_{k}": v for k, v in last_eval.items()}})

@@ -4,7 +4,7 @@ import torch
 
 from backbones.attention import MultiHeadAttention, attend, attend_math, available_backends
 from backbones.masks import (
-    block_diagonal_mask, causal_mask, padding_mask, prefix_mask, segment_ids_from_lengths,
+    block_diagonal_mask, cache_slots_mask, causal_mask, padding_mask, prefix_mask, segment_ids_from_lengths,
 )
 
 torch.manual_seed(0)
@@ -49,6 +49,22 @@ def test_cache_chunk_is_bottom_right_causal(tq):
     for backend in ("math", "sdpa"):
         chunk = attend(q[:, :, -tq:], k, v, causal=True, backend=backend)
         torch.testing.assert_close(chunk, full[:, :, -tq:], atol=1e-5, rtol=1e-5)
+
+
+def test_cache_slots_mask_is_the_causal_prefix_minus_padding():
+    """A fixed-shape decoding step at slot 5 of an 8-slot cache sees slots 0..5 (its own included), minus
+    padding; attending over the whole cache with it equals attending over the written prefix."""
+    padding = torch.ones(2, 8, dtype=torch.long)
+    padding[1, :2] = 0
+    mask = cache_slots_mask(padding, torch.tensor([5]), 8)
+    assert mask.shape == (2, 1, 1, 8)
+    assert mask[0, 0, 0].tolist() == [True] * 6 + [False] * 2
+    assert mask[1, 0, 0].tolist() == [False] * 2 + [True] * 4 + [False] * 2
+    assert torch.equal(cache_slots_mask(None, torch.tensor([2, 3]), 5)[0, 0], causal_mask(2, 4).new_tensor(
+        [[True, True, True, False, False], [True, True, True, True, False]]))
+    q, k, v = qkv(b=2, tq=1, tk=8)
+    prefix = attend(q, k[:, :, :6], v[:, :, :6], mask=padding_mask(padding[:, :6]), backend="math")
+    torch.testing.assert_close(attend(q, k, v, mask=mask, backend="sdpa"), prefix, atol=1e-5, rtol=1e-5)
 
 
 def test_cross_attention_lengths_differ():

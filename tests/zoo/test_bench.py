@@ -26,6 +26,14 @@ def test_summarize_takes_the_median_over_pairs():
     assert ratio_cells(row, 1.5)[-1] == "yes" and ratio_cells(row, 2.5)[-1] == "no"
 
 
+def test_summarize_any_two_named_sides():
+    times = {"ours": [1.0] * 3, "packed": [0.5] * 3, "ref": [2.0] * 3}
+    row = summarize(times, work=10, ours="packed")
+    assert row["ratio"] == pytest.approx(4.0) and row["ours_tok_s"] == pytest.approx(20.0)
+    assert set(row["times"]) == {"packed", "ref"}
+    assert summarize(times, work=10, ours="packed", ref="ours")["ratio"] == pytest.approx(2.0)
+
+
 @pytest.mark.parametrize("name", ["gpt_tiny", "bert_tiny"])
 def test_reference_pair_holds_the_same_weights(name):
     ours, ref = reference_pair(name)
