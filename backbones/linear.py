@@ -18,7 +18,11 @@ rows fastest (oneDNN's or MKL's packed layouts, or simply transposed). Why:
 - torch's own CPU GEMM runs the few-row products of decoding slowly: bf16
   at half oneDNN's packed speed, fp32 up to 2x slower than a transposed
   (K, N) copy or oneDNN's packed layout; and MKL's packed GEMM gains 5-10%
-  on full batches (the table below says which when).
+  on full batches (the table below says which when);
+- bf16 one-row products (batch-1 decoding) go to our own kernel,
+  zoo::gemv (backbones/gemv.py), which reads the weight in place and
+  streams bf16 at twice torch's rate. It is an operator torch.compile can
+  call, so a packed model keeps it inside `generate(compile=True)`.
 
 The outputs are those of F.linear on the same dtypes up to summation order
 (tested). The copy is rebuilt when the weight or bias changes (their version
@@ -38,8 +42,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones import gemv
+
 # Which kernel runs a product of R rows (the product of x's leading dims), from timing each candidate
 # against F.linear on a 2-core Sapphire Rapids (scripts/benchmark*.py give the model-level numbers):
+# - bf16, R = 1 (batch-1 decoding), where backbones.gemv.available(): our zoo::gemv on the weight as it
+#   is: over gpt2's 73 matrices in turn, 17-19 GB/s against 9-11 for torch's GEMV, and 1.3-1.5x oneDNN's.
+#   (zoo::gemv also does fp32, but there it streams 21-22 GB/s, below the transposed copy's 24: not used);
 # - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x);
 # - fp32, R = 1 (batch-1 decoding): the weight stored transposed, (K, N) contiguous, through addmm:
 #   1.1-1.3x, and 1.3x on GPT-2's 50257-way head;
@@ -55,6 +64,7 @@ _MKL_ROWS_HINT = 512
 _FP32_ROWS = range(8, 257)
 _FP32_MIN_COPY = 2**18
 _FP32_MIN_PACKED = 2**20
+_GEMV_DTYPES = (torch.bfloat16,)  # the dtypes whose one-row products go to zoo::gemv
 
 
 def _eager_inference() -> bool:
@@ -104,6 +114,7 @@ class InferenceWeights:
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
         self.bias: torch.Tensor | None = None  # in the compute dtype
         self.dtype: torch.dtype | None = None
+        self.gemv = gemv.available()  # one-row products through zoo::gemv (builds it on first use)
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
@@ -128,8 +139,11 @@ class InferenceWeights:
             return F.linear(x, weight, bias)
         if x.dtype != dtype:
             x = x.to(dtype)
-        if dtype == torch.float32 and x.is_cpu:
-            kernel = _fp32_kernel(x.numel() // max(x.shape[-1], 1), weight.numel())
+        rows = x.numel() // max(x.shape[-1], 1)
+        if rows == 1 and self.gemv and x.is_cpu and dtype in _GEMV_DTYPES:
+            kernel = "gemv"
+        elif dtype == torch.float32 and x.is_cpu:
+            kernel = _fp32_kernel(rows, weight.numel())
         elif x.is_cpu and _onednn_ok(dtype):
             kernel = "onednn"
         else:
@@ -141,6 +155,8 @@ class InferenceWeights:
             w = self.copies[kernel] = self._make(kernel, weight)
         if kernel == "onednn":
             return torch.ops.mkldnn._linear_pointwise(x, w, self.bias, "none", [], "")
+        if kernel == "gemv":
+            return gemv.linear(x, w, self.bias)
         if kernel == "mkl":
             return torch.ops.mkl._mkl_linear(x, w, weight, bias, _MKL_ROWS_HINT)
         if kernel == "transposed":
@@ -168,7 +184,7 @@ class InferenceWeights:
                 return torch.ops.mkl._mkl_reorder_linear_weight(w, _MKL_ROWS_HINT)
             if kernel == "transposed":
                 return w.t().contiguous()  # (K, N)
-            return w  # "cast"
+            return w.contiguous()  # "gemv", "cast": the weight itself when it is already in the dtype
 
     # A oneDNN tensor has no storage to copy or pickle; the copy is rebuilt on first use instead.
     def __getstate__(self) -> dict:
@@ -184,10 +200,15 @@ class Linear(nn.Linear):
     inference_weights: InferenceWeights | None = None  # None: packing off (the default)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.inference_weights is None or not _eager_inference():
+        weights = self.inference_weights
+        if weights is None or torch.is_grad_enabled():
+            return F.linear(x, self.weight, self.bias)
+        if torch.compiler.is_compiling():  # the compiler picks GEMM layouts; zoo::gemv is an op it calls
+            if weights.gemv and x.dtype in _GEMV_DTYPES and gemv.applies(x, self.weight, self.bias):
+                return gemv.linear(x, self.weight, self.bias)
             return F.linear(x, self.weight, self.bias)
         p = self._parameters  # cheaper than .weight/.bias, which go through Module.__getattr__
-        return self.inference_weights(x, p["weight"], p["bias"])  # (..., N)
+        return weights(x, p["weight"], p["bias"])  # (..., N)
 
 
 class FusedLinear:

@@ -125,7 +125,12 @@ def packed_copy(model):
     return zoo.pack_for_inference(copy.deepcopy(model))
 
 
-VARIANTS = ("packed", "compiled")  # beside ours as created: zoo.pack_for_inference; generate(compile=True)
+# Beside ours as created: zoo.pack_for_inference; generate(compile=True); both (packed layers inside the
+# compiled step: batch-1 products go to zoo::gemv, backbones/gemv.py).
+VARIANTS = ("packed", "compiled", "packed+compiled")
+# One compiled graph per model structure, dtype, packing and batch: the full run needs more than dynamo's
+# default 8 per code object, past which it would silently run the step eagerly.
+torch._dynamo.config.cache_size_limit = 64
 
 
 def bench_decode(args, pairs: dict) -> list[dict]:
@@ -140,6 +145,7 @@ def bench_decode(args, pairs: dict) -> list[dict]:
             new = args.gen_new_tokens
             fns = {"ours": lambda: generate(ours, ids, new), "packed": lambda: generate(packed, ids, new),
                    "compiled": lambda: generate(ours, ids, new, compile=True),
+                   "packed+compiled": lambda: generate(packed, ids, new, compile=True),
                    "ref": lambda: ref_generate(ref, ids, new)}
             want = fns["ref"]()
             first_call = {}
@@ -149,7 +155,7 @@ def bench_decode(args, pairs: dict) -> list[dict]:
                 first_call[side] = time.perf_counter() - start
             times = interleaved(fns, args.gen_warmup, args.gen_repeats)
             row = {"model": name, "batch": batch, **summarize(times, batch * new),
-                   "compile_s": first_call["compiled"]}
+                   "compile_s": first_call["compiled"], "packed_compile_s": first_call["packed+compiled"]}
             for variant in VARIANTS:
                 row[variant] = summarize(times, batch * new, ours=variant)
             rows.append(row)
@@ -178,8 +184,9 @@ def bench_bound(args, ours) -> dict:
     the same load from other processes; bound = the best probe's median GB/s / bytes read per token."""
     probes = bandwidth_probes(args.bandwidth_mb)
     ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
-    models = {"fp32": ours, "fp32 packed": packed_copy(ours), "fp32 compiled": ours,
-              "bf16": ours_bf16, "bf16 packed": packed_copy(ours_bf16)}
+    packed, packed_bf16 = packed_copy(ours), packed_copy(ours_bf16)
+    models = {"fp32": ours, "fp32 packed": packed, "fp32 compiled": ours, "fp32 packed+compiled": packed,
+              "bf16": ours_bf16, "bf16 packed": packed_bf16, "bf16 packed+compiled": packed_bf16}
     ids, n = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt), args.gen_new_tokens
     fns = {**{k: (lambda m=m, c="compiled" in k: generate(m, ids, n, compile=c)) for k, m in models.items()},
            **{name: fn for name, (fn, _) in probes.items()}}
@@ -195,10 +202,10 @@ def bench_bound(args, ours) -> dict:
         bound, tok_s = bandwidth["bound_gb_s"] * 1e9 / nbytes, n / statistics.median(times[dtype])
         rows.append({"dtype": dtype, "bytes_per_token": nbytes, "bound_tok_s": bound, "ours_tok_s": tok_s,
                      "fraction": tok_s / bound, "times": times[dtype]})
-    del probes, ours_bf16, models
+    del probes, ours_bf16, models, packed, packed_bf16
     gc.collect()
-    print(f"  bound: {bandwidth['bound_gb_s']:.1f} GB/s -> {rows[0]['bound_tok_s']:.1f} tok/s, ours "
-          f"{rows[0]['ours_tok_s']:.1f}, packed {rows[1]['ours_tok_s']:.1f}", flush=True)
+    print(f"  bound: {bandwidth['bound_gb_s']:.1f} GB/s -> {rows[0]['bound_tok_s']:.1f} tok/s; "
+          + ", ".join(f"{r['dtype']} {r['fraction']:.0%}" for r in rows), flush=True)
     return {"bandwidth": bandwidth, "rows": rows}
 
 
@@ -226,16 +233,18 @@ def bytes_per_token(model) -> int:
 # --- 3. bf16 weights ----------------------------------------------------------------------------
 
 def bench_bf16(args, ours) -> dict:
-    """bf16 weights against fp32, as created and both packed: four models interleaved."""
+    """bf16 weights against fp32: as created, both packed, both packed and compiled (six runs interleaved)."""
     ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
-    models = {"fp32": ours, "bf16": ours_bf16, "fp32 packed": packed_copy(ours), "bf16 packed": packed_copy(ours_bf16)}
+    packed, packed_bf16 = packed_copy(ours), packed_copy(ours_bf16)
+    models = {"fp32": ours, "bf16": ours_bf16, "fp32 packed": packed, "bf16 packed": packed_bf16,
+              "fp32 packed+compiled": packed, "bf16 packed+compiled": packed_bf16}
     ids = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt)
     new = args.gen_new_tokens
-    fns = {k: (lambda m=m: generate(m, ids, new)) for k, m in models.items()}
+    fns = {k: (lambda m=m, c=k.endswith("compiled"): generate(m, ids, new, compile=c)) for k, m in models.items()}
     out = {k: fn()[0, ids.shape[1]:] for k, fn in fns.items()}
     times = interleaved(fns, args.gen_warmup, args.gen_repeats)
     rows = []
-    for suffix in ("", " packed"):
+    for suffix in ("", " packed", " packed+compiled"):
         agree = int((out["bf16" + suffix] == out["fp32" + suffix]).cumprod(0).sum())
         pair = summarize(times, new, ours="bf16" + suffix, ref="fp32" + suffix)
         rows.append({"variant": suffix.strip() or "as created", **pair,
@@ -243,7 +252,7 @@ def bench_bf16(args, ours) -> dict:
     print("  bf16: " + ", ".join(f"{r['variant']} {r['ours_tok_s']:.1f} tok/s vs fp32 {r['ref_tok_s']:.1f}"
                                  for r in rows), flush=True)
     result = {"rows": rows, "bf16_bytes_per_token": bytes_per_token(ours_bf16)}
-    del ours_bf16, models
+    del ours_bf16, models, packed, packed_bf16
     gc.collect()
     return result
 
@@ -401,13 +410,14 @@ def report(results: dict, args) -> None:
               "ones, max_new_tokens=n, min_new_tokens=n, do_sample=False)`; outputs identical (checked)\n")
         print("packed: the same model after `zoo.pack_for_inference` (inference weight copies, fused q/k/v); "
               "compiled: `generate(..., compile=True)` (fixed-shape steps through torch.compile; its first "
-              "call, which compiles, is not timed: see the last column)\n")
-        print(table(["model", "batch", "ours new tok/s", "packed new tok/s", "compiled new tok/s",
-                     "transformers new tok/s", "ours/ref (IQR)", "packed/ref (IQR)", "compiled/ref (IQR)", "target",
-                     "met", "first compiled call"],
-                    [[r["model"], r["batch"], f"{r['ours_tok_s']:,.1f}", f"{r['packed']['ours_tok_s']:,.1f}",
-                      f"{r['compiled']['ours_tok_s']:,.1f}", f"{r['ref_tok_s']:,.1f}",
-                      *best_of(r, TARGETS["decode"].get(r["model"], 1.0)), f"{r['compile_s']:.0f} s"]
+              "call, which compiles, is not timed: see the last column); packed+compiled: both, the batch-1 "
+              "products then run through zoo::gemv (backbones/gemv.py)\n")
+        print(table(["model", "batch", "ours new tok/s", *(f"{v} new tok/s" for v in VARIANTS),
+                     "transformers new tok/s", "ours/ref (IQR)", *(f"{v}/ref (IQR)" for v in VARIANTS), "target",
+                     "met", "first compiled call (packed)"],
+                    [[r["model"], r["batch"], f"{r['ours_tok_s']:,.1f}", *(f"{r[v]['ours_tok_s']:,.1f}" for v in VARIANTS),
+                      f"{r['ref_tok_s']:,.1f}", *best_of(r, TARGETS["decode"].get(r["model"], 1.0)),
+                      f"{r['compile_s']:.0f} s ({r['packed_compile_s']:.0f} s)"]
                      for r in results["decode"]]))
     if results.get("bound"):
         b = results["bound"]

@@ -108,8 +108,13 @@ def ends_with_stop(tokens: torch.Tensor, config: GenerationConfig) -> torch.Tens
 def compiled_step(model: nn.Module) -> nn.Module:
     """torch.compile(model) for one session. Dynamo keeps the compiled code with the model class's
     forward, guarded on the model's structure and shapes, so a later session (a new wrapper, a fresh
-    KV cache) reuses it; nothing here holds the model beyond the session."""
-    return torch.compile(model, dynamic=False)
+    KV cache) reuses it; nothing here holds the model beyond the session.
+
+    On CPU the compiled graph is called through a C++ wrapper (inductor's cpp_wrapper) rather than
+    generated Python: a decode step is ~100 small kernels, and their Python launch code was ~10% of a
+    gpt2 token (measured, scripts/benchmark_generation.py --gen-sections bound)."""
+    on_cpu = next(model.parameters()).device.type == "cpu"
+    return torch.compile(model, dynamic=False, options={"cpp_wrapper": True} if on_cpu else None)
 
 
 def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:

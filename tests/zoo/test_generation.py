@@ -200,3 +200,18 @@ def test_compiled_decoding_equals_eager():
     want = generate(model, ids, 12)
     assert torch.equal(generate(model, ids, 12, compile=True), want)
     assert torch.equal(generate(model, ids, 12, compile=True), want)  # second call: the compiled step reused
+
+
+@pytest.mark.slow
+def test_compiled_packed_bf16_decoding_equals_eager_packed():
+    """A packed bf16 model at batch 1: the compiled steps call zoo::gemv as the eager ones do."""
+    from backbones import gemv
+
+    if not gemv.available():
+        pytest.skip(f"zoo::gemv unavailable: {gemv.reason()}")
+    torch.manual_seed(0)
+    model = zoo.pack_for_inference(zoo.create_model("gpt_tiny").to(torch.bfloat16).eval())
+    ids = torch.randint(1, model.vocab_size, (1, 6), generator=torch.Generator().manual_seed(3))
+    want = generate(model, ids, 12)
+    assert "gemv" in model.head.proj.inference_weights.copies  # the eager steps took the kernel
+    assert torch.equal(generate(model, ids, 12, compile=True), want)

@@ -1,0 +1,101 @@
+"""One-row linear layers (batch-1 decoding) through our AVX-512 kernel, `zoo::gemv` (csrc/gemv.cpp).
+
+Decoding one token at batch 1 multiplies one row by every weight matrix, so
+the step is bound by reading the weights from memory. torch 2.10's CPU
+kernels stream those matrices at 17-22 GB/s in fp32 and, for bf16, at half
+that (its bf16 GEMV) or ~13 GB/s (oneDNN's packed one), so bf16 weights,
+half the bytes, gave little. `zoo::gemv` reads nn.Linear's (N, K) weight in
+place (no copy), 4 rows per thread at a time, fp32 with FMA and bf16 with
+AVX512-BF16 dot products: on a 2-core Sapphire Rapids, fp32 at about MKL's
+rate and bf16 at about the same GB/s, i.e. twice the rows per second.
+
+The kernel is compiled on first use (`available()`, ~10-25 s once; torch
+caches the build under ~/.cache/torch_extensions) and only where it can run:
+x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, and a C++ compiler. Where
+not, or with ZOO_GEMV=0, `available()` is False, says why in `reason()`, and
+callers keep torch's kernels. It is an operator with a shape function, so
+torch.compile graphs call it like any other.
+
+Callers: `backbones.linear` (`pack_for_inference`), for calls with exactly
+one row, no gradients, on CPU, in fp32 or bf16.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import warnings
+from pathlib import Path
+
+import torch
+
+SOURCE = Path(__file__).with_name("csrc") / "gemv.cpp"
+_CPU_FLAGS = ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")
+_CFLAGS = ["-O3", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512bf16", "-mfma", "-fopenmp"]
+DTYPES = (torch.float32, torch.bfloat16)
+
+_state: dict = {}  # "ok": bool once decided, "reason": why not
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def _unsupported_reason() -> str | None:
+    if os.environ.get("ZOO_GEMV", "1") == "0":
+        return "turned off by ZOO_GEMV=0"
+    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+        return f"needs x86-64 Linux, this is {platform.system()} {platform.machine()}"
+    missing = [flag for flag in _CPU_FLAGS if flag not in _cpu_flags()]
+    if missing:
+        return f"this CPU lacks {', '.join(missing)}"
+    return None
+
+
+def _build() -> None:
+    from torch.utils.cpp_extension import load
+
+    load(name="zoo_gemv", sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
+         is_python_module=False, verbose=False)
+
+    @torch.library.register_fake("zoo::gemv")
+    def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        return x.new_empty(*x.shape[:-1], weight.shape[0])
+
+
+def available() -> bool:
+    """True when zoo::gemv is loaded (building it on the first call); False, with reason(), if it cannot be."""
+    if "ok" not in _state:
+        reason = _unsupported_reason()
+        if reason is None and not hasattr(torch.ops.zoo, "gemv"):
+            try:
+                _build()
+            except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
+                reason = f"building {SOURCE.name} failed: {type(error).__name__}: {str(error)[-500:]}"
+                warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
+        _state.update(ok=reason is None, reason=reason)
+    return _state["ok"]
+
+
+def reason() -> str | None:
+    """Why available() is False (None when it is True or was not asked yet)."""
+    return _state.get("reason")
+
+
+def applies(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
+    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, one dtype, fp32 or bf16
+    (availability is the caller's to check, once)."""
+    return (x.is_cpu and x.dtype in DTYPES and x.dtype == weight.dtype and weight.dim() == 2
+            and x.dim() >= 1 and x.numel() == x.shape[-1] and weight.is_cpu
+            and (bias is None or (bias.dtype == x.dtype and bias.is_cpu)))
+
+
+def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    """x (..., K) holding one row -> (..., N): F.linear(x, weight, bias) up to summation order."""
+    return torch.ops.zoo.gemv(x.contiguous(), weight.contiguous(), None if bias is None else bias.contiguous())

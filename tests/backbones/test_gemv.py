@@ -1,0 +1,123 @@
+"""backbones/gemv.py: zoo::gemv, the one-row linear kernel, equals F.linear; packing routes batch-1 calls to it."""
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import zoo
+from backbones import gemv
+from backbones.linear import Linear, pack_for_inference
+
+needs_kernel = pytest.mark.skipif(not gemv.available(), reason=f"zoo::gemv unavailable: {gemv.reason()}")
+
+# (N, K): tails in both directions (K not a multiple of the 16 / 32 lanes, N not of the 4-row blocks)
+SHAPES = [(1, 1), (5, 17), (77, 33), (130, 1000), (768, 768), (3, 4097)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_fp32_equals_linear(shape, bias):
+    torch.manual_seed(0)
+    n, k = shape
+    w, b, x = torch.randn(n, k), torch.randn(n) if bias else None, torch.randn(1, k)
+    got = gemv.linear(x, w, b)
+    assert got.shape == (1, n) and got.dtype == torch.float32
+    torch.testing.assert_close(got, F.linear(x, w, b), rtol=1e-5, atol=1e-5 * k ** 0.5)
+
+
+@needs_kernel
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_bf16_is_the_exact_product_rounded_once(shape, bias):
+    """bf16 x bf16 products summed in fp32, then one rounding to bf16: within one bf16 step (2^-8
+    relative) of the exact product of the bf16 inputs, as F.linear's bf16 output is."""
+    torch.manual_seed(1)
+    n, k = shape
+    w, x = torch.randn(n, k).bfloat16(), torch.randn(1, k).bfloat16()
+    b = torch.randn(n).bfloat16() if bias else None
+    got = gemv.linear(x, w, b)
+    assert got.dtype == torch.bfloat16 and got.shape == (1, n)
+    exact = F.linear(x.double(), w.double(), None if b is None else b.double())
+    torch.testing.assert_close(got.double(), exact, rtol=2 ** -8, atol=1e-4 * k ** 0.5)
+    torch.testing.assert_close(got.float(), F.linear(x, w, b).float(), rtol=2 ** -7, atol=1e-4 * k ** 0.5)
+
+
+@needs_kernel
+def test_leading_dims_and_non_contiguous_inputs():
+    w = torch.randn(64, 40)
+    x = torch.randn(1, 1, 80)[..., ::2]  # (1, 1, 40), strided
+    got = gemv.linear(x, w.t().contiguous().t(), None)
+    assert got.shape == (1, 1, 64)
+    torch.testing.assert_close(got, F.linear(x, w), rtol=1e-5, atol=1e-5)
+
+
+@needs_kernel
+def test_bad_input_names_what_was_expected():
+    w = torch.randn(8, 16)
+    with pytest.raises(RuntimeError, match="one contiguous row of 16 features"):
+        torch.ops.zoo.gemv(torch.randn(2, 16), w, None)
+    with pytest.raises(RuntimeError, match="x is BFloat16 but weight is Float"):
+        torch.ops.zoo.gemv(torch.randn(1, 16).bfloat16(), w, None)
+    with pytest.raises(RuntimeError, match=r"bias must be a contiguous \(8,\) vector"):
+        torch.ops.zoo.gemv(torch.randn(1, 16), w, torch.randn(9))
+    with pytest.raises(RuntimeError, match="float32 or bfloat16 only"):
+        torch.ops.zoo.gemv(torch.randn(1, 16).half(), w.half(), None)
+    assert not gemv.applies(torch.randn(2, 16), w, None)
+    assert not gemv.applies(torch.randn(1, 16), w, torch.randn(8).bfloat16())
+    assert gemv.applies(torch.randn(1, 1, 16), w, torch.randn(8))
+
+
+@needs_kernel
+def test_packed_linear_routes_bf16_one_row_to_the_kernel_without_a_copy():
+    torch.manual_seed(2)
+    layer = Linear(600, 520).bfloat16().eval()
+    x = torch.randn(1, 1, 600, dtype=torch.bfloat16)
+    want = gemv.linear(x, layer.weight.detach(), layer.bias.detach())
+    pack_for_inference(layer)
+    with torch.inference_mode():
+        got = layer(x)
+    assert torch.equal(got, want)
+    copies = layer.inference_weights.copies
+    assert set(copies) == {"gemv"} and copies["gemv"].data_ptr() == layer.weight.data_ptr()
+
+
+@needs_kernel
+def test_fp32_and_batched_calls_keep_torch_kernels():
+    """fp32 one-row products stay on the transposed copy (faster there, see backbones/linear.py), and
+    two rows are never the kernel's."""
+    layer = pack_for_inference(Linear(600, 520).eval())
+    half = pack_for_inference(Linear(600, 520).bfloat16().eval())
+    with torch.inference_mode():
+        layer(torch.randn(1, 600))
+        half(torch.randn(2, 600, dtype=torch.bfloat16))
+    assert set(layer.inference_weights.copies) == {"transposed"}
+    assert "gemv" not in half.inference_weights.copies
+
+
+@needs_kernel
+def test_compiled_packed_model_calls_the_kernel_in_one_graph():
+    """Inside torch.compile a packed bf16 Linear's one-row call is zoo::gemv (no graph break): traced only."""
+    model = pack_for_inference(zoo.create_model("gpt_tiny").to(torch.bfloat16).eval())
+    ids = torch.randint(0, model.config.vocab_size, (1, 1))
+    with torch.no_grad():
+        explain = torch._dynamo.explain(model)(ids)
+    assert explain.graph_break_count == 0
+    targets = {str(node.target) for graph in explain.graphs for node in graph.graph.nodes}
+    assert "zoo.gemv" in targets and "<built-in function linear>" not in targets
+
+
+def test_turned_off_by_environment(monkeypatch):
+    monkeypatch.setenv("ZOO_GEMV", "0")
+    assert gemv._unsupported_reason() == "turned off by ZOO_GEMV=0"
+
+
+def test_unavailable_kernel_leaves_torch_kernels_in_charge(monkeypatch):
+    monkeypatch.setattr(gemv, "_state", {"ok": False, "reason": "test"})
+    layer = pack_for_inference(Linear(600, 520).eval())
+    x = torch.randn(1, 600)
+    with torch.inference_mode():
+        got = layer(x)
+    torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias), rtol=1e-5, atol=1e-5)
+    assert "gemv" not in layer.inference_weights.copies
