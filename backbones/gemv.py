@@ -11,7 +11,8 @@ rate and bf16 at about the same GB/s, i.e. twice the rows per second.
 
 The kernel is compiled on first use (`available()`, ~10-25 s once; torch
 caches the build under ~/.cache/torch_extensions) and only where it can run:
-x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, and a C++ compiler. Where
+x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, a C++ compiler and ninja
+(the `ninja` wheel in requirements.txt). Where
 not, or with ZOO_GEMV=0, `available()` is False, says why in `reason()`, and
 callers keep torch's kernels. It is an operator with a shape function, so
 torch.compile graphs call it like any other.
@@ -21,8 +22,11 @@ one row, no gradients, on CPU, in fp32 or bf16.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import shutil
+import sys
 import warnings
 from pathlib import Path
 
@@ -58,11 +62,25 @@ def _unsupported_reason() -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def _ninja_on_path():
+    """torch builds extensions with ninja, found on PATH; the `ninja` wheel (requirements.txt) puts it beside
+    this interpreter, which is not on PATH when the venv's python is run without activating the venv."""
+    saved = os.environ.get("PATH", "")
+    if shutil.which("ninja") is None:
+        os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{saved}"
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = saved
+
+
 def _build() -> None:
     from torch.utils.cpp_extension import load
 
-    load(name="zoo_gemv", sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
-         is_python_module=False, verbose=False)
+    with _ninja_on_path():
+        load(name="zoo_gemv", sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
+             is_python_module=False, verbose=False)
 
     @torch.library.register_fake("zoo::gemv")
     def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
