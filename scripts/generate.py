@@ -45,7 +45,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--compile", action="store_true", help="decode through torch.compile (fixed-shape steps; "
                    "the first call compiles for ~20-40 s, then each token costs less)")
     p.add_argument("--pack", action="store_true", help="zoo.pack_for_inference on the model (and draft): "
-                   "weight copies laid out for the CPU GEMM library; faster bf16 and batched decoding, more memory")
+                   "weight copies laid out for the CPU GEMM library, bf16 batch-1 products through zoo::gemv; "
+                   "faster bf16 and batched decoding, more memory")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--stream", action="store_true", help="print tokens as they are generated (batch of one)")
     return p.parse_args(argv)
