@@ -114,7 +114,7 @@ class InferenceWeights:
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
         self.bias: torch.Tensor | None = None  # in the compute dtype
         self.dtype: torch.dtype | None = None
-        self.gemv = gemv.available()  # one-row products through zoo::gemv (builds it on first use)
+        self.gemv = False  # one-row bf16 products through zoo::gemv: set by pack_for_inference
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
@@ -188,10 +188,11 @@ class InferenceWeights:
 
     # A oneDNN tensor has no storage to copy or pickle; the copy is rebuilt on first use instead.
     def __getstate__(self) -> dict:
-        return {}
+        return {"gemv": self.gemv}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
+        self.gemv = bool(state.get("gemv")) and gemv.available()  # (re)loads the kernel in a new process
 
 
 class Linear(nn.Linear):
@@ -244,10 +245,11 @@ class FusedLinear:
         return self.inner(x, self.weight, self.bias)
 
     def __getstate__(self) -> dict:
-        return {}
+        return self.inner.__getstate__()
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
+        self.inner.__setstate__(state)
 
 
 def project(x: torch.Tensor, layers: tuple[nn.Linear, ...], fused: FusedLinear | None) -> tuple[torch.Tensor, ...]:
@@ -264,9 +266,15 @@ def pack_for_inference(model: nn.Module, enabled: bool = True) -> nn.Module:
     q/k/v, SwiGLU's gate/up). Copies are built lazily on the first call without gradients. Returns `model`."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
+    # zoo::gemv is a CPU kernel: built (once, on first use) only for a model with weights on the CPU.
+    one_row_kernel = enabled and any(p.is_cpu for p in model.parameters()) and gemv.available()
     for module in model.modules():
         if isinstance(module, Linear):
             module.inference_weights = InferenceWeights() if enabled else None
+            if enabled:
+                module.inference_weights.gemv = one_row_kernel
         if hasattr(module, "fused_inference"):
             module.fused_inference = FusedLinear() if enabled else None
+            if enabled:
+                module.fused_inference.inner.gemv = one_row_kernel
     return model

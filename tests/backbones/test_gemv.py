@@ -1,5 +1,6 @@
 """backbones/gemv.py: zoo::gemv, the one-row linear kernel, equals F.linear; packing routes batch-1 calls to it."""
 import copy
+import pickle
 
 import pytest
 import torch
@@ -121,3 +122,13 @@ def test_unavailable_kernel_leaves_torch_kernels_in_charge(monkeypatch):
         got = layer(x)
     torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias), rtol=1e-5, atol=1e-5)
     assert "gemv" not in layer.inference_weights.copies
+
+
+@needs_kernel
+def test_copied_and_pickled_packed_models_keep_the_kernel():
+    model = pack_for_inference(zoo.create_model("gpt_tiny").to(torch.bfloat16).eval())
+    for other in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        flags = {m.inference_weights.gemv for m in other.modules() if isinstance(m, Linear)}
+        fused = {m.fused_inference.inner.gemv for m in other.modules() if hasattr(m, "fused_inference")}
+        assert flags == {True} and fused == {True}
+    assert not pack_for_inference(Linear(4, 4).to("meta")).inference_weights.gemv  # no CPU weights: no kernel
