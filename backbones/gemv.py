@@ -12,7 +12,12 @@ rate and bf16 at about the same GB/s, i.e. twice the rows per second.
 The kernel is compiled on first use (`available()`, ~10-25 s once; torch
 caches the build under ~/.cache/torch_extensions) and only where it can run:
 x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, a C++ compiler and ninja
-(the `ninja` wheel in requirements.txt). Where
+(the `ninja` wheel in requirements.txt).
+
+Numerics: fp32 as F.linear up to summation order. bf16 multiplies bf16
+pairs exactly and sums in fp32, then rounds once; like every AVX512-BF16
+dot product it treats denormal (below ~1e-38) inputs and partial results
+as zero, where F.linear keeps them. Where
 not, or with ZOO_GEMV=0, `available()` is False, says why in `reason()`, and
 callers keep torch's kernels. It is an operator with a shape function, so
 torch.compile graphs call it like any other.
@@ -23,10 +28,14 @@ one row, no gradients, on CPU, in fp32 or bf16.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import math
 import os
 import platform
 import shutil
 import sys
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -38,6 +47,8 @@ _CFLAGS = ["-O3", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512bf16", "-mfm
 DTYPES = (torch.float32, torch.bfloat16)
 
 _state: dict = {}  # "ok": bool once decided, "reason": why not
+_lock = threading.Lock()  # one build per process, however many threads ask first
+_STALE_LOCK_S = 600  # a torch build lock older than this was left by a killed build
 
 
 def _cpu_flags() -> set[str]:
@@ -66,39 +77,72 @@ def _unsupported_reason() -> str | None:
 def _ninja_on_path():
     """torch builds extensions with ninja, found on PATH; the `ninja` wheel (requirements.txt) puts it beside
     this interpreter, which is not on PATH when the venv's python is run without activating the venv."""
-    saved = os.environ.get("PATH", "")
+    saved = os.environ.get("PATH")
     if shutil.which("ninja") is None:
-        os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{saved}"
+        os.environ["PATH"] = os.pathsep.join(p for p in (str(Path(sys.executable).parent), saved) if p)
     try:
         yield
     finally:
-        os.environ["PATH"] = saved
+        if saved is None:
+            os.environ.pop("PATH", None)
+        else:
+            os.environ["PATH"] = saved
+
+
+def build_name() -> str:
+    """The extension's name, hence its build folder: one per source and flags, so two checkouts with
+    different kernels never load each other's build."""
+    digest = hashlib.sha1(SOURCE.read_bytes() + " ".join(_CFLAGS).encode()).hexdigest()[:12]
+    return f"zoo_gemv_{digest}"
+
+
+def _clear_stale_lock(name: str) -> None:
+    """torch's build lock is a file that a killed build leaves behind, after which every later build waits
+    on it forever. One older than _STALE_LOCK_S is removed (a real build takes 10-25 s)."""
+    from torch.utils.cpp_extension import _get_build_directory
+
+    lock = Path(_get_build_directory(name, verbose=False)) / "lock"
+    with contextlib.suppress(OSError):
+        age = time.time() - lock.stat().st_mtime
+        if age > _STALE_LOCK_S:
+            warnings.warn(f"removing {lock}, left {age:.0f} s ago by an interrupted build")
+            lock.unlink()
 
 
 def _build() -> None:
     from torch.utils.cpp_extension import load
 
+    name = build_name()
+    _clear_stale_lock(name)
     with _ninja_on_path():
-        load(name="zoo_gemv", sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
+        load(name=name, sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
              is_python_module=False, verbose=False)
 
+
+def _register_fake() -> None:
     @torch.library.register_fake("zoo::gemv")
     def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        torch._check(math.prod(x.shape[:-1]) == 1, lambda: f"zoo::gemv takes one row, got x {tuple(x.shape)}")
+        torch._check(x.shape[-1] == weight.shape[1],
+                     lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
 
 
 def available() -> bool:
-    """True when zoo::gemv is loaded (building it on the first call); False, with reason(), if it cannot be."""
-    if "ok" not in _state:
-        reason = _unsupported_reason()
-        if reason is None and not hasattr(torch.ops.zoo, "gemv"):
-            try:
-                _build()
-            except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
-                reason = f"building {SOURCE.name} failed: {type(error).__name__}: {str(error)[-500:]}"
-                warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
-        _state.update(ok=reason is None, reason=reason)
-    return _state["ok"]
+    """True when zoo::gemv is loaded (building it on the first call); False, with reason(), if it cannot be.
+    Decided once per process: ZOO_GEMV=0 must be set before the first call."""
+    with _lock:
+        if "ok" not in _state:
+            reason = _unsupported_reason()
+            if reason is None and not hasattr(torch.ops.zoo, "gemv"):
+                try:
+                    _build()
+                    _register_fake()
+                except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
+                    reason = f"building {SOURCE.name} failed: {type(error).__name__}: {str(error)[-500:]}"
+                    warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
+            _state.update(ok=reason is None, reason=reason)
+        return _state["ok"]
 
 
 def reason() -> str | None:
@@ -110,10 +154,14 @@ def applies(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) ->
     """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, one dtype, fp32 or bf16
     (availability is the caller's to check, once)."""
     return (x.is_cpu and x.dtype in DTYPES and x.dtype == weight.dtype and weight.dim() == 2
-            and x.dim() >= 1 and x.numel() == x.shape[-1] and weight.is_cpu
+            and x.dim() >= 1 and math.prod(x.shape[:-1]) == 1 and weight.is_cpu
             and (bias is None or (bias.dtype == x.dtype and bias.is_cpu)))
 
 
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-    """x (..., K) holding one row -> (..., N): F.linear(x, weight, bias) up to summation order."""
+    """x (..., K) holding one row -> (..., N): F.linear(x, weight, bias) up to summation order. Inference
+    only: the operator has no gradient, so inputs that need one are refused rather than silently cut off."""
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (x, weight, bias)):
+        raise RuntimeError("zoo::gemv has no gradient: call it under torch.no_grad() / inference_mode, "
+                           "or use F.linear where gradients are needed")
     return torch.ops.zoo.gemv(x.contiguous(), weight.contiguous(), None if bias is None else bias.contiguous())

@@ -114,7 +114,9 @@ class InferenceWeights:
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
         self.bias: torch.Tensor | None = None  # in the compute dtype
         self.dtype: torch.dtype | None = None
-        self.gemv = False  # one-row bf16 products through zoo::gemv: set by pack_for_inference
+        # One-row bf16 products through zoo::gemv: True / False as pack_for_inference decided, None to
+        # decide (build the kernel) at the first such call.
+        self.gemv: bool | None = False
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
@@ -140,7 +142,7 @@ class InferenceWeights:
         if x.dtype != dtype:
             x = x.to(dtype)
         rows = x.numel() // max(x.shape[-1], 1)
-        if rows == 1 and self.gemv and x.is_cpu and dtype in _GEMV_DTYPES:
+        if rows == 1 and x.is_cpu and dtype in _GEMV_DTYPES and self._gemv_ok():
             kernel = "gemv"
         elif dtype == torch.float32 and x.is_cpu:
             kernel = _fp32_kernel(rows, weight.numel())
@@ -164,6 +166,11 @@ class InferenceWeights:
             out = torch.mm(x2, w) if bias is None else torch.addmm(bias, x2, w)
             return out.view(*x.shape[:-1], out.shape[-1])  # (..., N)
         return F.linear(x, w, self.bias)
+
+    def _gemv_ok(self) -> bool:
+        if self.gemv is None:
+            self.gemv = gemv.available()
+        return self.gemv
 
     def _reset(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
         """Forget the old copies; decide whether any kernel can beat F.linear for these dtypes."""
@@ -192,7 +199,9 @@ class InferenceWeights:
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
-        self.gemv = bool(state.get("gemv")) and gemv.available()  # (re)loads the kernel in a new process
+        self.gemv = state.get("gemv", False)
+        if self.gemv:
+            self.gemv = gemv.available()  # loads the kernel in a new process
 
 
 class Linear(nn.Linear):
@@ -266,8 +275,11 @@ def pack_for_inference(model: nn.Module, enabled: bool = True) -> nn.Module:
     q/k/v, SwiGLU's gate/up). Copies are built lazily on the first call without gradients. Returns `model`."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
-    # zoo::gemv is a CPU kernel: built (once, on first use) only for a model with weights on the CPU.
-    one_row_kernel = enabled and any(p.is_cpu for p in model.parameters()) and gemv.available()
+    # zoo::gemv serves bf16 on the CPU: built now (once per machine, 10-25 s) for a model with bf16 CPU
+    # weights, so that compiled steps can call it too; otherwise decided at the first bf16 one-row call
+    # (autocast, a later .to(bfloat16)), which only eager calls make.
+    bf16_cpu = any(p.is_cpu and p.dtype == torch.bfloat16 for p in model.parameters())
+    one_row_kernel = gemv.available() if enabled and bf16_cpu else None
     for module in model.modules():
         if isinstance(module, Linear):
             module.inference_weights = InferenceWeights() if enabled else None

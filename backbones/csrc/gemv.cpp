@@ -4,7 +4,8 @@
 // Decoding one token reads every weight once, so these products are bound by memory bandwidth; the
 // kernel streams 4 weight rows at a time per thread (4 independent streams), prefetching the same
 // offsets of the next 4 rows, and splits the rows across torch's intra-op threads. fp32 uses FMA; bf16 uses AVX512-BF16's
-// dot-product instruction with fp32 accumulation, rounded to bf16 once at the end as F.linear does.
+// dot-product instruction with fp32 accumulation, rounded to bf16 once at the end as F.linear does
+// (that instruction treats denormal inputs and partial sums as zero; F.linear keeps them).
 // Registered as the operator zoo::gemv(Tensor x, Tensor weight, Tensor? bias) -> Tensor.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -13,7 +14,7 @@
 #include <torch/library.h>
 
 #include <algorithm>
-#include <cstring>
+#include <cstdint>
 
 namespace {
 
@@ -56,6 +57,7 @@ template <typename K>
 void gemv_rows(const typename K::T* x, const typename K::T* w, const typename K::T* bias,
                typename K::T* y, int64_t row_begin, int64_t row_end, int64_t k_len) {
   using T = typename K::T;
+  const std::uintptr_t block_bytes = static_cast<std::uintptr_t>(kRows * k_len) * sizeof(T);
   for (int64_t n = row_begin; n < row_end; n += kRows) {
     const int64_t rows = std::min(kRows, row_end - n);
     __m512 acc[kRows];
@@ -65,7 +67,10 @@ void gemv_rows(const typename K::T* x, const typename K::T* w, const typename K:
       const int64_t left = k_len - k;
       for (int64_t r = 0; r < rows; ++r) {
         const T* row = base + r * k_len + k;
-        _mm_prefetch(reinterpret_cast<const char*>(row + kRows * k_len), _MM_HINT_T0);  // next block
+        // Next block's same offset; past the weight's end for the last block, which a prefetch never
+        // faults on (the address is formed as an integer, so no out-of-range pointer is made).
+        _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + block_bytes),
+                     _MM_HINT_T0);
         acc[r] = K::fma(acc[r], row, x + k, left);
       }
     }
@@ -88,7 +93,7 @@ void gemv_parallel(const at::Tensor& x, const at::Tensor& w, const c10::optional
   T* yp = y.data_ptr<T>();
   const int64_t blocks = (n_len + kRows - 1) / kRows;
   const int64_t block_bytes = kRows * k_len * static_cast<int64_t>(sizeof(T));
-  const int64_t grain = std::max<int64_t>(1, kMinTaskBytes / block_bytes);
+  const int64_t grain = std::max<int64_t>(1, kMinTaskBytes / std::max<int64_t>(block_bytes, 1));
   at::parallel_for(0, blocks, grain, [&](int64_t begin, int64_t end) {
     gemv_rows<K>(xp, wp, bp, yp, begin * kRows, std::min(end * kRows, n_len), k_len);
   });
@@ -98,7 +103,9 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& weight, const c10::option
   TORCH_CHECK(weight.dim() == 2 && weight.is_contiguous(), "zoo::gemv: weight must be a contiguous (N, K) "
               "matrix, got shape ", weight.sizes(), (weight.is_contiguous() ? "" : " (not contiguous)"));
   const int64_t n_len = weight.size(0), k_len = weight.size(1);
-  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && x.numel() == k_len && x.is_contiguous(),
+  int64_t rows = 1;  // the product of x's leading dims (not numel / K: K may be 0)
+  for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && rows == 1 && x.is_contiguous(),
               "zoo::gemv: x must be one contiguous row of ", k_len, " features, got shape ", x.sizes());
   TORCH_CHECK(x.scalar_type() == weight.scalar_type(), "zoo::gemv: x is ", x.scalar_type(),
               " but weight is ", weight.scalar_type());
