@@ -108,7 +108,7 @@ def _compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
 class InferenceWeights:
     """The inference copies of one Linear's weight and bias, keyed on what they were made from."""
 
-    def __init__(self) -> None:
+    def __init__(self, one_row_kernel: bool | None = False) -> None:
         self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
         self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
@@ -116,7 +116,7 @@ class InferenceWeights:
         self.dtype: torch.dtype | None = None
         # One-row bf16 products through zoo::gemv: True / False as pack_for_inference decided, None to
         # decide (build the kernel) at the first such call.
-        self.gemv: bool | None = False
+        self.gemv = one_row_kernel
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
@@ -198,10 +198,8 @@ class InferenceWeights:
         return {"gemv": self.gemv}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__()
-        self.gemv = state.get("gemv", False)
-        if self.gemv:
-            self.gemv = gemv.available()  # loads the kernel in a new process
+        wanted = state.get("gemv", False)
+        self.__init__(gemv.available() if wanted else wanted)  # loads the kernel in a new process
 
 
 class Linear(nn.Linear):
@@ -229,11 +227,11 @@ class FusedLinear:
     Not a Module: it holds copies, never parameters, and is rebuilt when any part changes.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, one_row_kernel: bool | None = False) -> None:
         self.key: list | None = None
         self.weight: torch.Tensor | None = None
         self.bias: torch.Tensor | None = None
-        self.inner = InferenceWeights()
+        self.inner = InferenceWeights(one_row_kernel)
 
     def __call__(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> torch.Tensor:
         """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""
@@ -258,7 +256,7 @@ class FusedLinear:
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
-        self.inner.__setstate__(state)
+        self.inner.__setstate__(state)  # FusedLinear's own fields are rebuilt on first use
 
 
 def project(x: torch.Tensor, layers: tuple[nn.Linear, ...], fused: FusedLinear | None) -> tuple[torch.Tensor, ...]:
@@ -282,11 +280,7 @@ def pack_for_inference(model: nn.Module, enabled: bool = True) -> nn.Module:
     one_row_kernel = gemv.available() if enabled and bf16_cpu else None
     for module in model.modules():
         if isinstance(module, Linear):
-            module.inference_weights = InferenceWeights() if enabled else None
-            if enabled:
-                module.inference_weights.gemv = one_row_kernel
+            module.inference_weights = InferenceWeights(one_row_kernel) if enabled else None
         if hasattr(module, "fused_inference"):
-            module.fused_inference = FusedLinear() if enabled else None
-            if enabled:
-                module.fused_inference.inner.gemv = one_row_kernel
+            module.fused_inference = FusedLinear(one_row_kernel) if enabled else None
     return model

@@ -26,6 +26,7 @@ import copy
 import gc
 import inspect
 import json
+import re
 import statistics
 import tempfile
 import time
@@ -133,9 +134,26 @@ VARIANTS = ("packed", "compiled", "packed+compiled")
 torch._dynamo.config.cache_size_limit = 64
 
 
+def dtype_variants(ours) -> dict:
+    """{"fp32", "fp32 packed", "bf16", "bf16 packed"} -> model: ours in fp32 and bf16 weights, each as
+    created and after zoo.pack_for_inference (the bound and bf16 sections time the same set)."""
+    ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
+    return {"fp32": ours, "fp32 packed": packed_copy(ours), "bf16": ours_bf16, "bf16 packed": packed_copy(ours_bf16)}
+
+
+def decode_fns(models: dict, variants: list[str], ids: torch.Tensor, new: int) -> dict:
+    """{variant: generate call}: a variant ending in "compiled" decodes its model without that suffix
+    (e.g. "fp32 packed+compiled" -> models["fp32 packed"]) with compile=True."""
+    fns = {}
+    for name in variants:
+        base = re.sub(r"[ +]?compiled$", "", name)
+        fns[name] = lambda m=models[base], c=name != base: generate(m, ids, new, compile=c)
+    return fns
+
+
 def bench_decode(args, pairs: dict) -> list[dict]:
-    """Ours as created, packed and compiled, and transformers: interleaved four ways, outputs checked
-    identical; the compiled variant's first call (which compiles) is timed apart."""
+    """Ours as created, packed, compiled and both, and transformers: interleaved five ways, outputs
+    checked identical; the compiled variants' first calls (which compile) are timed apart."""
     rows = []
     for name in args.gen_models:
         ours, ref = pairs[name]
@@ -183,13 +201,11 @@ def bench_bound(args, ours) -> dict:
     """Ours at batch 1 (fp32 and bf16 weights) interleaved with the bandwidth probes, so that both see
     the same load from other processes; bound = the best probe's median GB/s / bytes read per token."""
     probes = bandwidth_probes(args.bandwidth_mb)
-    ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
-    packed, packed_bf16 = packed_copy(ours), packed_copy(ours_bf16)
-    models = {"fp32": ours, "fp32 packed": packed, "fp32 compiled": ours, "fp32 packed+compiled": packed,
-              "bf16": ours_bf16, "bf16 packed": packed_bf16, "bf16 packed+compiled": packed_bf16}
+    models = dtype_variants(ours)
+    variants = ["fp32", "fp32 packed", "fp32 compiled", "fp32 packed+compiled", "bf16", "bf16 packed",
+                "bf16 packed+compiled"]
     ids, n = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt), args.gen_new_tokens
-    fns = {**{k: (lambda m=m, c="compiled" in k: generate(m, ids, n, compile=c)) for k, m in models.items()},
-           **{name: fn for name, (fn, _) in probes.items()}}
+    fns = {**decode_fns(models, variants, ids, n), **{name: fn for name, (fn, _) in probes.items()}}
     times = interleaved(fns, args.gen_warmup, args.gen_repeats)
     gb_s = {name: nbytes / statistics.median(times[name]) / 1e9 for name, (_, nbytes) in probes.items()}
     best_gb_s = {name: nbytes / min(times[name]) / 1e9 for name, (_, nbytes) in probes.items()}
@@ -197,12 +213,12 @@ def bench_bound(args, ours) -> dict:
                  "best_gb_s": best_gb_s, "bound_gb_s": max(gb_s.values()),
                  "last_level_cache_bytes": last_level_cache_bytes()}
     rows = []
-    for dtype, model in models.items():
-        nbytes = bytes_per_token(model)
+    for dtype in variants:
+        nbytes = bytes_per_token(models[dtype.split()[0]])
         bound, tok_s = bandwidth["bound_gb_s"] * 1e9 / nbytes, n / statistics.median(times[dtype])
         rows.append({"dtype": dtype, "bytes_per_token": nbytes, "bound_tok_s": bound, "ours_tok_s": tok_s,
                      "fraction": tok_s / bound, "times": times[dtype]})
-    del probes, ours_bf16, models, packed, packed_bf16
+    del probes, models, fns
     gc.collect()
     print(f"  bound: {bandwidth['bound_gb_s']:.1f} GB/s -> {rows[0]['bound_tok_s']:.1f} tok/s; "
           + ", ".join(f"{r['dtype']} {r['fraction']:.0%}" for r in rows), flush=True)
@@ -234,13 +250,11 @@ def bytes_per_token(model) -> int:
 
 def bench_bf16(args, ours) -> dict:
     """bf16 weights against fp32: as created, both packed, both packed and compiled (six runs interleaved)."""
-    ours_bf16 = copy.deepcopy(ours).to(torch.bfloat16)
-    packed, packed_bf16 = packed_copy(ours), packed_copy(ours_bf16)
-    models = {"fp32": ours, "bf16": ours_bf16, "fp32 packed": packed, "bf16 packed": packed_bf16,
-              "fp32 packed+compiled": packed, "bf16 packed+compiled": packed_bf16}
+    models = dtype_variants(ours)
     ids = prompt_ids(ours.config.vocab_size, 1, args.gen_prompt)
     new = args.gen_new_tokens
-    fns = {k: (lambda m=m, c=k.endswith("compiled"): generate(m, ids, new, compile=c)) for k, m in models.items()}
+    fns = decode_fns(models, [f"{d}{s}" for s in ("", " packed", " packed+compiled") for d in ("fp32", "bf16")],
+                     ids, new)
     out = {k: fn()[0, ids.shape[1]:] for k, fn in fns.items()}
     times = interleaved(fns, args.gen_warmup, args.gen_repeats)
     rows = []
@@ -251,8 +265,8 @@ def bench_bf16(args, ours) -> dict:
                      "leading_tokens_equal_fp32": agree})
     print("  bf16: " + ", ".join(f"{r['variant']} {r['ours_tok_s']:.1f} tok/s vs fp32 {r['ref_tok_s']:.1f}"
                                  for r in rows), flush=True)
-    result = {"rows": rows, "bf16_bytes_per_token": bytes_per_token(ours_bf16)}
-    del ours_bf16, models, packed, packed_bf16
+    result = {"rows": rows, "bf16_bytes_per_token": bytes_per_token(models["bf16"])}
+    del models, fns
     gc.collect()
     return result
 
@@ -442,7 +456,8 @@ def report(results: dict, args) -> None:
     if results.get("bf16"):
         b = results["bf16"]
         print(f"\n### bf16 weights (`model.to(torch.bfloat16)`), {b['model']} batch 1, {new} new tokens; "
-              f"{args.gen_repeats} interleaved calls per model (fp32, bf16, each as created and packed)\n")
+              f"{args.gen_repeats} interleaved calls per model (fp32 and bf16, each as created, packed, and packed "
+              "+ compiled)\n")
         print(table(["model", "variant", "ours fp32 tok/s", "ours bf16 tok/s", "bf16/fp32 (IQR)", "target", "met",
                      "leading tokens equal to fp32"],
                     [[b["model"], r["variant"], f"{r['ref_tok_s']:.1f}", f"{r['ours_tok_s']:.1f}",

@@ -112,7 +112,7 @@ def compiled_step(model: nn.Module) -> nn.Module:
 
     On CPU the compiled graph is called through a C++ wrapper (inductor's cpp_wrapper) rather than
     generated Python: a decode step is ~100 small kernels, and their Python launch code was ~10% of a
-    gpt2 token (measured, scripts/benchmark_generation.py --gen-sections bound)."""
+    gpt2 token (an A/B of the two in one process, batch 1: 32.9 -> 29.6 ms per token)."""
     first = next(iter(model.parameters()), None)
     on_cpu = first is None or first.device.type == "cpu"
     return torch.compile(model, dynamic=False, options={"cpp_wrapper": True} if on_cpu else None)
