@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from backbones.dropout import apply_dropout
 from backbones.attention import MultiHeadAttention
 from backbones.ffn import Mlp, SwiGLU
 from backbones.norms import make_norm
@@ -47,7 +48,7 @@ class Block(nn.Module):
         (decoding small models is bound by per-call overhead)."""
         if ls is not None:
             y = ls(y)
-        return self.drop(y) if self.training and self.drop.p > 0 else y
+        return apply_dropout(y, self.drop)
 
     def forward(self, x: torch.Tensor, *, context: torch.Tensor | None = None, mask=None, causal=False,
                 context_mask=None, positions=None, input_pos=None) -> torch.Tensor:

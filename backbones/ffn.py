@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.dropout import apply_dropout
 from backbones.linear import Linear, project
 from backbones.precision import cast_for_autocast
 
@@ -46,7 +47,7 @@ class Mlp(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.fc2(self.act(self.fc1(x)))  # (B, T, D)
-        return self.drop(x) if self.training and self.drop.p > 0 else x
+        return apply_dropout(x, self.drop)
 
 
 class SwiGLU(nn.Module):
@@ -62,4 +63,4 @@ class SwiGLU(nn.Module):
         x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
         gate, up = project(x, (self.gate, self.up), self.fused_inference)
         x = self.down(F.silu(gate) * up)  # (B, T, D)
-        return self.drop(x) if self.training and self.drop.p > 0 else x
+        return apply_dropout(x, self.drop)

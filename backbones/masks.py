@@ -90,3 +90,27 @@ def cache_slots_mask(attention_mask: torch.Tensor | None, input_pos: torch.Tenso
     if attention_mask is not None:
         mask = mask & attention_mask.bool()[:, None, None, :]  # (B, 1, T, S)
     return mask
+
+
+def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
+                 device: torch.device) -> tuple[torch.Tensor | None, bool]:
+    """A decoder's self-attention mask for Tq new tokens over Tk keys (cache + new), built once per forward.
+
+    attention_mask (B, Tk) HF-style (1 real, 0 padding) or None -> (mask, causal flag for attend): without
+    padding no mask at all (the causal kernels run unmasked), else padding AND bottom-right causal.
+    """
+    if attention_mask is None and tq == tk:
+        return None, True  # lets SDPA/xformers use their causal kernels
+    if attention_mask is None and tq == 1:
+        return None, False  # one new token sees the whole cache
+    if attention_mask is not None and attention_mask.shape[-1] != tk:
+        raise ValueError(f"attention_mask must cover all {tk} key positions (cache + new tokens), "
+                         f"got shape {tuple(attention_mask.shape)}")
+    pad = padding_mask(attention_mask) if attention_mask is not None else None
+    return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
+
+
+def encoder_mask(attention_mask: torch.Tensor | None) -> torch.Tensor | None:
+    """A bidirectional encoder's mask: HF-style (B, Tk) padding -> (B, 1, 1, Tk) key mask, or None.
+    A row that is all padding sees every key instead (its output is never used; see ensure_nonempty_rows)."""
+    return None if attention_mask is None else ensure_nonempty_rows(padding_mask(attention_mask))

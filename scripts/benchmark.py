@@ -29,11 +29,12 @@ import statistics
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 import transformers
 
 import zoo
-from heads.lm import shift_targets
+from heads.classification import ClassifierHead
+from heads.lm import CausalLMHead, shift_targets
+from zoo.training.tasks import causal_lm_loss, mlm_loss, model_inputs
 from zoo.bench import (DTYPES, autocast, cpu_seconds, interleaved, machine, matmul_seconds, others_share,
                        ratio_cells, reference_pair, summarize, table)
 
@@ -58,10 +59,6 @@ def make_batch(model, batch: int, seq: int, attention_mask: bool) -> dict[str, t
     if attention_mask:
         out["attention_mask"] = torch.ones_like(ids)
     return out
-
-
-def model_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    return {k: v for k, v in batch.items() if k != "labels"}
 
 
 # --- the two sections ---------------------------------------------------------------------------
@@ -121,10 +118,10 @@ def train_step(model, batch, optimizer, dtype: str, ours: bool) -> torch.Tensor:
     optimizer.zero_grad(set_to_none=True)
     with autocast(dtype):
         if ours:
-            loss = model.loss(batch)
+            loss = (causal_lm_loss if model.config.family != "bert" else mlm_loss)(model, batch)
+            loss = loss[0] if isinstance(loss, tuple) else loss
         else:  # the same cross-entropy our heads compute, on the reference's logits
-            logits = model(**model_inputs(batch)).logits
-            loss = F.cross_entropy(logits.flatten(0, 1).float(), batch["labels"].flatten(), ignore_index=-100)
+            loss = CausalLMHead.loss(model(**model_inputs(batch)).logits, batch["labels"])
     loss.backward()
     optimizer.step()
     return loss.detach()
@@ -201,7 +198,7 @@ def learning(args) -> dict:
     from data.text import KJV_EXTRACT
     from data.tokenization import train_bpe
     from heads.lm import CausalLMHead
-    from zoo.tasks import causal_lm_loss
+    from zoo.training.tasks import causal_lm_loss, held_out_loss
     from zoo.training import TrainConfig, train
 
     steps = 40 if args.quick else args.learn_steps
@@ -229,9 +226,7 @@ def learning(args) -> dict:
                           out=str(work / name), seed=0, progress=False)
         result = train(model, BatchStream(train_set, 16, seed=0), loss_fn, run)
         model.eval()
-        with torch.no_grad():
-            losses = [float(loss_fn(model, b)) * len(b["input_ids"]) for b in iterate_once(val_set, 32)]
-        held_out = sum(losses) / len(val_set)
+        held_out = held_out_loss(model, iterate_once(val_set, 32), loss_fn)
         results[name] = {"train_loss": result.train_loss, "held_out_loss": held_out,
                          "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
     ratio = results["ours"]["held_out_loss"] / results["transformers"]["held_out_loss"]
@@ -282,7 +277,7 @@ def vision(args) -> dict:
         def step(k, dtype=dtype):
             opts[k].zero_grad(set_to_none=True)
             with autocast(dtype):
-                loss = F.cross_entropy(models[k](pixels).float(), labels)
+                loss = ClassifierHead.loss(models[k](pixels), labels)
             loss.backward()
             opts[k].step()
         times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, args.train_repeats // 2))

@@ -9,7 +9,7 @@ Sections (each prints a Markdown table with its targets beside the numbers):
 2. bound    this machine's memory bandwidth, and the tokens/s it allows at batch 1 when every
             weight is read once per token (the LM head reads the whole tied embedding); ours as a %.
 3. bf16     our decoding with bf16 weights vs our fp32, batch 1.
-4. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Decoder.feed`).
+4. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Session.feed`).
 5. speculative  a gpt_tiny draft and a larger target trained on the shipped KJV extract by the
             engine (scripts/train_text.py); greedy speculative vs plain greedy target decoding.
 
@@ -36,7 +36,7 @@ import torch
 
 from zoo.bench import cpu_seconds, interleaved, machine, others_share, ratio_cells, reference_pair, summarize, table
 import zoo
-from zoo.generation import Decoder, GenerationConfig, generate
+from zoo.generation import Session, GenerationConfig, generate
 
 SECTIONS = ("decode", "bound", "bf16", "context", "speculative")
 TARGETS = {  # from the generation-performance issue
@@ -51,11 +51,11 @@ TARGET_MODEL = "gpt2"  # the model the bound / bf16 / context targets are set fo
 # Shapes and repeats for the full run and --quick (explicit --gen-* flags win over either).
 FULL = {"gen_models": ["gpt_tiny", "gpt2"], "gen_batches": [1, 8], "gen_prompt": 16, "gen_new_tokens": 128,
         "gen_warmup": 1, "gen_repeats": 5, "bandwidth_mb": 1024, "context_positions": [100, 1000],
-        "context_steps": 20, "spec_train_steps": 250, "spec_target": "depth=12,dim=512,num_heads=8",
+        "context_steps": 20, "spec_train_steps": 250, "spec_target": "depth=12,dim=512,num_heads=8,mlp_hidden=2048",
         "spec_k": [2, 4, 6], "spec_prompts": 4, "spec_new_tokens": 128, "spec_repeats": 3}
 QUICK = {"gen_models": ["gpt_tiny"], "gen_batches": [1, 8], "gen_prompt": 8, "gen_new_tokens": 32,
          "gen_warmup": 1, "gen_repeats": 3, "bandwidth_mb": 256, "context_positions": [20, 200],
-         "context_steps": 8, "spec_train_steps": 15, "spec_target": "depth=4,dim=256,num_heads=4",
+         "context_steps": 8, "spec_train_steps": 15, "spec_target": "depth=4,dim=256,num_heads=4,mlp_hidden=1024",
          "spec_k": [2, 4], "spec_prompts": 2, "spec_new_tokens": 32, "spec_repeats": 2}
 
 
@@ -78,7 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    f"{FULL['spec_train_steps']}: with the draft's, about 5 minutes on 2 cores)")
     g.add_argument("--spec-draft-steps", type=int, help="training steps of the draft (default: 2x "
                    "--spec-train-steps; a gpt_tiny step costs ~1/8 of the default target's)")
-    g.add_argument("--spec-target", help="gpt_tiny overrides for the target, e.g. depth=8,dim=384,num_heads=6")
+    g.add_argument("--spec-target", help="gpt_tiny overrides for the target, e.g. depth=8,dim=384,num_heads=6,mlp_hidden=1536")
     g.add_argument("--spec-k", nargs="+", type=int, help=f"draft tokens per round (default {FULL['spec_k']})")
     g.add_argument("--spec-prompts", type=int, help="held-out KJV prompts (default 4)")
     g.add_argument("--spec-new-tokens", type=int, help="new tokens per prompt (default 128)")
@@ -286,7 +286,7 @@ def bench_context(args, model) -> dict:
     decoders, token = {}, torch.tensor([[1]])
     for label, length in (("short", short), ("long", long)):
         copy_ = copy.deepcopy(model, memo=dict(shared)).eval()
-        decoders[label] = Decoder(copy_, prompt_ids(model.config.vocab_size, 1, length), steps + warmup + 1)
+        decoders[label] = Session(copy_, prompt_ids(model.config.vocab_size, 1, length), steps + warmup + 1)
         decoders[label].feed(prompt_ids(model.config.vocab_size, 1, length))  # prefill
     times = interleaved({k: (lambda d=d: d.feed(token)) for k, d in decoders.items()}, warmup, steps)
     for d in decoders.values():
@@ -343,9 +343,9 @@ def train_spec_models(args, work: Path):
 
 def bench_speculative(args) -> dict | None:
     try:
-        from zoo.speculative import speculative_generate
+        from zoo.generation.speculative import speculative_generate
     except ImportError as error:
-        print(f"\n### Speculative decoding: skipped (zoo.speculative is not available yet: {error})")
+        print(f"\n### Speculative decoding: skipped (zoo.generation.speculative is not available yet: {error})")
         return None
     from data.lm_dataset import train_val_split
 
@@ -466,7 +466,7 @@ def report(results: dict, args) -> None:
                       f"{r['leading_tokens_equal_fp32']} / {new}"] for r in b["rows"]]))
     if results.get("context"):
         r = results["context"]
-        print(f"\n### One cached decoding step (`Decoder.feed`, 1 token), {r['model']} batch 1 fp32; "
+        print(f"\n### One cached decoding step (`Session.feed`, 1 token), {r['model']} batch 1 fp32; "
               f"{args.context_steps} interleaved steps per position, medians\n")
         print(table(["model", f"ms/step at ~{r['short_pos']}", f"ms/step at ~{r['long_pos']}", "ratio", "target",
                      "met"],

@@ -26,9 +26,10 @@ from data.loader import BatchStream, default_stack, iterate_once
 from data.text import BROWN_EXTRACT, brown_split
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
 from zoo.generation import generate
-from zoo.tasks import causal_lm_loss, classification_loss, evaluate_classifier, mlm_loss, plot_confusion
-from zoo.cli import add_training_arguments, train_config
 from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
+from zoo.training.cli import add_training_arguments, train_config
+from zoo.training.tasks import (causal_lm_loss, classification_loss, evaluate_classifier, held_out_loss, mlm_loss,
+                                plot_confusion)
 
 TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
 
@@ -115,7 +116,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
         return
     model.eval()
     eval_collate = MLMCollator(tokenizer, seed=1234) if task == "mlm" else default_stack  # fixed masks
-    held_out = full_eval(model, val_set, loss_fn, eval_collate, args.batch_size)
+    held_out = held_out_loss(model, iterate_once(val_set, args.batch_size, eval_collate), loss_fn)
     summary = {"model": args.model, "task": task, "steps": result.step, "train_loss": result.train_loss,
                "held_out_loss": held_out, "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
     print(f"held-out loss {held_out:.4f}  perplexity {math.exp(held_out):.2f}  ({result.wall_time:.0f} s)")
@@ -128,20 +129,6 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
         summary["sample"] = tokenizer.decode(text[0].tolist())
         print("sample:", summary["sample"])
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-
-
-@torch.no_grad()
-def full_eval(model, dataset, loss_fn, collate_fn, batch_size) -> float:
-    """Mean loss over the WHOLE held-out split (token-weighted for clm blocks of equal length)."""
-    device = next(model.parameters()).device
-    total, n = 0.0, 0
-    for batch in iterate_once(dataset, batch_size, collate_fn):
-        batch = {k: v.to(device) for k, v in batch.items()}
-        loss = loss_fn(model, batch)
-        loss = loss[0] if isinstance(loss, tuple) else loss
-        total += float(loss) * len(batch["input_ids"])
-        n += len(batch["input_ids"])
-    return total / n
 
 
 def classification(args, config: TrainConfig, out: Path, ctx):

@@ -28,9 +28,9 @@ import zoo
 from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
                          preprocess_config, save_preprocess_config, train_transform)
 from data.loader import BatchStream, iterate_once
-from zoo.cli import add_training_arguments, train_config
-from zoo.tasks import classification_loss, evaluate_classifier, plot_confusion
 from zoo.training import distributed_context, is_main_process, train
+from zoo.training.cli import add_training_arguments, train_config
+from zoo.training.tasks import classification_loss, evaluate_classifier, plot_confusion
 
 
 def parse_args(argv=None) -> argparse.Namespace:

@@ -7,9 +7,9 @@
 """
 from zoo import bert, gpt, llama, vit  # noqa: F401  (each registers its family and presets)
 from backbones.linear import pack_for_inference
-from zoo.convert import from_hf, from_timm
+from zoo.convert import from_hf, from_timm, load_directory
 from zoo.generation import GenerationConfig, generate, stream
-from zoo.pretrained import load_directory, load_pretrained, save_pretrained
+from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
 __all__ = ["GenerationConfig", "create_model", "from_hf", "from_timm", "generate", "list_families", "list_models",

@@ -19,7 +19,7 @@ from zoo.pretrained import ZooModel
 from backbones.block import BlockSpec
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
-from backbones.masks import ensure_nonempty_rows, padding_mask
+from backbones.masks import encoder_mask
 from backbones.norms import LayerNorm
 from backbones.transformer import Transformer
 from heads.classification import ClassifierHead, PreLogits
@@ -76,7 +76,7 @@ class Bert(ZooModel):
 
         head_follows: forward() applies the MLM head (tied to the word embeddings) next, so their
         gradient may leave sparse (TokenEmbedding sparse_grad); other callers keep it dense."""
-        mask = ensure_nonempty_rows(padding_mask(attention_mask)) if attention_mask is not None else None
+        mask = encoder_mask(attention_mask)
         x = self.embed(input_ids, token_type_ids=token_type_ids,
                        sparse_grad=head_follows and isinstance(self.head, MLMHead))  # (B, T, D)
         return self.transformer(x, mask=mask)
@@ -101,16 +101,6 @@ class Bert(ZooModel):
                                  f"got {predict.dtype} {tuple(predict.shape)}")
             features = features[predict]  # (N, D)
         return self.forward_head(features)
-
-    def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        """MLM head: zoo.tasks.mlm_loss (labels -100 where nothing is predicted; the head runs only at the
-        labelled positions). Classifier head: cross-entropy against labels (B,)."""
-        if isinstance(self.head, MLMHead):
-            from zoo.tasks import mlm_loss  # tasks imports the heads, not the families: no cycle
-
-            return mlm_loss(self, batch)[0]
-        logits = self(batch["input_ids"], batch.get("attention_mask"), batch.get("token_type_ids"))
-        return self.head.loss(logits, batch["labels"])
 
     def reset_head(self, num_classes: int) -> None:
         """Switch to (or resize) the sequence-classification head; the pooler is kept if present."""

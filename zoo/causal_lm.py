@@ -15,23 +15,9 @@ import torch
 from zoo.pretrained import ZooModel
 
 from backbones.frontends.tokens import TokenEmbedding
-from backbones.masks import cache_slots_mask, combine, ensure_nonempty_rows, padding_mask
+from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
-
-
-def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
-                 device: torch.device) -> tuple[torch.Tensor | None, bool]:
-    """Build the causal(+padding) mask ONCE per forward; returns (mask, causal flag for attend)."""
-    if attention_mask is None and tq == tk:
-        return None, True  # lets SDPA/xformers use their causal kernels
-    if attention_mask is None and tq == 1:
-        return None, False  # one new token sees the whole cache
-    if attention_mask is not None and attention_mask.shape[-1] != tk:
-        raise ValueError(f"attention_mask must cover all {tk} key positions (cache + new tokens), "
-                         f"got shape {tuple(attention_mask.shape)}")
-    pad = padding_mask(attention_mask) if attention_mask is not None else None
-    return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
 
 
 class CausalLM(ZooModel):
@@ -78,11 +64,6 @@ class CausalLM(ZooModel):
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill)."""
         features = self.forward_features(input_ids, attention_mask, positions, input_pos, head_follows=True)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
-
-    def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        """batch with input_ids and labels (the next tokens, -100 ignored)."""
-        logits = self(batch["input_ids"], batch.get("attention_mask"))
-        return self.head.loss(logits, batch["labels"])
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
         if max_len > self.max_positions:

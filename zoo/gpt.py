@@ -24,7 +24,7 @@ class GPTConfig:
     dim: int = 768
     depth: int = 12
     num_heads: int = 12
-    mlp_ratio: float = 4.0
+    mlp_hidden: int = 3072      # the MLP's hidden width (HF's n_inner; 4 x dim in every GPT-2 release)
     norm_eps: float = 1e-5
     dropout: float = 0.0
     act: str = "gelu_tanh"
@@ -33,7 +33,7 @@ class GPTConfig:
 
 class GPT(CausalLM):
     def __init__(self, config: GPTConfig):
-        spec = BlockSpec(dim=config.dim, num_heads=config.num_heads, mlp_hidden=int(config.dim * config.mlp_ratio),
+        spec = BlockSpec(dim=config.dim, num_heads=config.num_heads, mlp_hidden=config.mlp_hidden,
                          act=config.act, norm_eps=config.norm_eps, dropout=config.dropout,
                          attn_dropout=config.dropout)
         super().__init__(
@@ -54,7 +54,7 @@ register_family(GPTConfig, GPT)
 @register_model
 def gpt_tiny() -> GPTConfig:
     """4 layers x 128 wide: trains on 2 CPU cores in minutes (make demo)."""
-    return GPTConfig(vocab_size=4096, max_positions=256, dim=128, depth=4, num_heads=4)
+    return GPTConfig(vocab_size=4096, max_positions=256, dim=128, depth=4, num_heads=4, mlp_hidden=512)
 
 
 @register_model
@@ -66,4 +66,4 @@ def gpt2() -> GPTConfig:
 @register_model
 def gpt2_medium() -> GPTConfig:
     """GPT-2 medium, 355M parameters."""
-    return GPTConfig(dim=1024, depth=24, num_heads=16)
+    return GPTConfig(dim=1024, depth=24, num_heads=16, mlp_hidden=4096)

@@ -17,7 +17,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 from torch import nn
 
-from zoo.checkpoint import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict
+from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict
 from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
@@ -94,19 +94,3 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
     return model.to(map_location)
-
-
-def load_directory(directory: str | Path) -> nn.Module:
-    """Our save_pretrained directory or an HF one (config.json decides): what every script's --init takes."""
-    config_path = Path(directory) / CONFIG_NAME
-    if not config_path.is_file():
-        raise FileNotFoundError(f"{str(config_path)!r} not found: expected a save_pretrained or HF model directory")
-    try:
-        ours = "family" in json.loads(config_path.read_text())
-    except json.JSONDecodeError as error:
-        raise CorruptCheckpointError(f"{str(config_path)!r} is not valid JSON ({error})") from error
-    if ours:
-        return load_pretrained(directory)
-    from zoo.convert import from_hf  # the converters import this module
-
-    return from_hf(directory)

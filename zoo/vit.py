@@ -110,9 +110,6 @@ class VisionTransformer(ZooModel):
         """pixels (B, C, H, W) -> logits (B, num_classes)."""
         return self.forward_head(self.forward_features(pixels))
 
-    def loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        return self.head.loss(self(batch["pixels"]), batch["labels"])
-
     def reset_head(self, num_classes: int) -> None:
         """A new classifier for num_classes (0: pooled features); pooling and norms are kept."""
         self.head.reset(num_classes)

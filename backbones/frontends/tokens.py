@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.dropout import apply_dropout
 from backbones.positions import LearnedPositions
 
 
@@ -51,7 +52,7 @@ class TokenEmbedding(nn.Module):
             x = x + self.token_types(token_type_ids)
         if self.norm is not None:
             x = self.norm(x)
-        return self.drop(x) if self.training and self.drop.p > 0 else x
+        return apply_dropout(x, self.drop)
 
 
 def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:

@@ -6,7 +6,7 @@ import torch
 import transformers
 
 import zoo
-from zoo.checkpoint import CheckpointMismatchError, CorruptCheckpointError
+from zoo.io import CheckpointMismatchError, CorruptCheckpointError
 from zoo.convert.hf import UnsupportedConfigError
 
 

@@ -5,7 +5,7 @@ import transformers
 
 import zoo
 from tests.helpers import tiny_hf_decoder
-from zoo.generation import Decoder, GenerationConfig, filter_logits, generate
+from zoo.generation import Session, GenerationConfig, filter_logits, generate
 
 transformers.logging.set_verbosity_error()
 
@@ -56,7 +56,7 @@ def test_decoder_chunks_rewind_and_keep_on_a_padded_batch(name):
     mask[1, :4] = 0  # row 1: 4 pads, then a prompt of 4, then 4 more tokens
     with torch.no_grad():
         full = model(ids, attention_mask=mask, positions=(mask.cumsum(-1) - 1).clamp(min=0))  # (2, 12, V)
-        decoder = Decoder(model, ids[:, :8], 4, mask[:, :8])
+        decoder = Session(model, ids[:, :8], 4, mask[:, :8])
         try:
             real = mask[:, :5].bool()  # logits at padding are meaningless in both
             torch.testing.assert_close(decoder.feed(ids[:, :5])[real], full[:, :5][real], atol=1e-5, rtol=1e-5)
@@ -169,7 +169,7 @@ def test_generate_with_a_draft_model_is_speculative_and_exact():
 def test_fixed_shape_steps_equal_the_usual_ones(name, padded, monkeypatch):
     """compile=True's steps (cache slot and positions as tensors, attention over the whole masked cache),
     run eagerly here: the same tokens as the usual steps. The compiled run itself is a slow test."""
-    import zoo.generation as generation
+    import zoo.generation.session as generation  # Session looks compiled_step up here
 
     torch.manual_seed(0)
     model = zoo.create_model(name).eval()

@@ -1,10 +1,10 @@
-"""BERT's masked-LM head run only at the labelled positions (Bert.forward(predict=), Bert.loss, mlm_loss)."""
+"""BERT's masked-LM head run only at the labelled positions (Bert.forward(predict=), tasks.mlm_loss)."""
 import pytest
 import torch
 import torch.nn.functional as F
 
 import zoo
-from zoo.tasks import mlm_loss
+from zoo.training.tasks import classification_loss, mlm_loss
 
 
 def _batch(model, seed=0):
@@ -23,7 +23,7 @@ def test_selected_positions_give_the_full_heads_loss_and_gradients():
     full.backward()
     want = {n: p.grad.clone() for n, p in model.named_parameters()}
     model.zero_grad()
-    sparse = model.loss(batch)
+    sparse = mlm_loss(model, batch)[0]
     sparse.backward()
     assert sparse.item() == pytest.approx(full.item(), rel=1e-6)
     for n, p in model.named_parameters():
@@ -54,5 +54,5 @@ def test_classifier_head_loss_still_works():
     model.eval()  # no dropout: the two forwards must match
     ids = torch.randint(0, model.config.vocab_size, (2, 5))
     labels = torch.tensor([0, 2])
-    loss = model.loss({"input_ids": ids, "labels": labels})
+    loss = classification_loss()(model, {"input_ids": ids, "labels": labels})[0]
     assert loss.item() == pytest.approx(F.cross_entropy(model(ids), labels).item(), rel=1e-6)

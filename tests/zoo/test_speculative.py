@@ -8,7 +8,7 @@ from scipy import stats
 
 import zoo
 from zoo.generation import GenerationConfig, generate, next_token_probs
-from zoo.speculative import _verify, speculative_generate
+from zoo.generation.speculative import _verify, speculative_generate
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Contracts of the training engine (zoo/training.py) and atomic checkpoints (zoo/checkpoint.py).
+"""Contracts of the training engine (zoo/training/) and atomic checkpoints (zoo/io.py).
 
 Everything runs on CPU with models of a few hundred parameters; the stream
 below implements the BatchStream protocol (next / state_dict / load_state_dict)
@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from zoo.checkpoint import (
+from zoo.io import (
     CheckpointMismatchError,
     CorruptCheckpointError,
     atomic_torch_save,

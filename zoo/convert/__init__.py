@@ -4,8 +4,32 @@
 directory (config.json + model.safetensors, sharded safetensors, or
 pytorch_model.bin) and returns our model with the same weights.
 `from_timm(model)` takes a timm VisionTransformer instance.
+`load_directory(path)` takes either our save_pretrained directory or an HF one.
 """
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from torch import nn
+
 from zoo.convert.hf import from_hf
 from zoo.convert.timm_vit import from_timm
+from zoo.io import CorruptCheckpointError
+from zoo.pretrained import CONFIG_NAME, load_pretrained
 
-__all__ = ["from_hf", "from_timm"]
+__all__ = ["from_hf", "from_timm", "load_directory"]
+
+
+def load_directory(directory: str | Path) -> nn.Module:
+    """Our save_pretrained directory or an HF one (config.json decides): what every script's --init takes."""
+    config_path = Path(directory) / CONFIG_NAME
+    if not config_path.is_file():
+        raise FileNotFoundError(f"{str(config_path)!r} not found: expected a save_pretrained or HF model directory")
+    try:
+        ours = "family" in json.loads(config_path.read_text())
+    except json.JSONDecodeError as error:
+        raise CorruptCheckpointError(f"{str(config_path)!r} is not valid JSON ({error})") from error
+    if ours:
+        return load_pretrained(directory)
+    return from_hf(directory)

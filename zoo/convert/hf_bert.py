@@ -11,7 +11,7 @@ from typing import Any
 import torch
 
 from zoo.bert import BertConfig
-from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
 
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from zoo.convert.hf import block_key, rename_all, require
+from zoo.convert.common import block_key, rename_all, require
 from zoo.gpt import GPTConfig
 
 ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu",
@@ -25,7 +25,7 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> GPTCo
     dim = cfg["n_embd"]
     return GPTConfig(vocab_size=cfg["vocab_size"], max_positions=cfg["n_positions"], dim=dim,
                      depth=cfg["n_layer"], num_heads=cfg["n_head"],
-                     mlp_ratio=(cfg.get("n_inner") or 4 * dim) / dim,
+                     mlp_hidden=cfg.get("n_inner") or 4 * dim,
                      norm_eps=cfg.get("layer_norm_epsilon", 1e-5),
                      act=ACTIVATIONS[cfg.get("activation_function", "gelu_new")],
                      tie_embeddings=cfg.get("tie_word_embeddings", True))

@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
 from zoo.llama import LlamaConfig
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
 from zoo.vit import VitConfig
 
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",

@@ -18,8 +18,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from zoo.checkpoint import check_state_dict
-from zoo.convert.hf import UnsupportedConfigError, block_key, rename_all
+from zoo.io import check_state_dict
+from zoo.convert.common import UnsupportedConfigError, block_key, rename_all
 from zoo.registry import build_model
 from zoo.vit import VisionTransformer, VitConfig
 

@@ -9,14 +9,14 @@ import argparse
 
 import torch
 
-from zoo.training import TrainConfig
+from zoo.training.config import TrainConfig
 
 
 def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
                            weight_decay: float, min_lr_ratio: float = 0.1, label_smoothing: float = 0.0,
                            eval_every: int = 100,
                            eval_batches: int = 20, save_every: int = 500, out: str = "runs/train") -> None:
-    g = p.add_argument_group("training (zoo/training.py)")
+    g = p.add_argument_group("training (zoo/training/)")
     g.add_argument("--steps", type=int, default=steps, help="optimizer steps")
     g.add_argument("--batch-size", type=int, default=batch_size)
     g.add_argument("--lr", type=float, default=lr, help="peak learning rate (AdamW)")

@@ -17,7 +17,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from zoo.generation import Decoder, GenerationConfig
+from zoo.generation.config import GenerationConfig
+from zoo.generation.sampling import apply_repetition_penalty
+from zoo.generation.session import Session
 
 NEG = -1.0e9  # "impossible" score, finite so sums stay ordered
 
@@ -45,7 +47,7 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     mask = None if attention_mask is None else attention_mask.repeat_interleave(k, dim=0)
     was_training = model.training
     model.eval()
-    decoder = Decoder(model, input_ids.repeat_interleave(k, dim=0), n, mask)  # (B*K, T) rows
+    session = Session(model, input_ids.repeat_interleave(k, dim=0), n, mask)  # (B*K, T) rows
     running = torch.zeros(b, k, n, dtype=torch.long, device=device)      # new tokens of running beams
     running_scores = torch.full((b, k), NEG, device=device)
     running_scores[:, 0] = 0.0  # identical beams at the start: only the first may expand
@@ -55,14 +57,12 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     is_finished = torch.zeros(b, k, dtype=torch.bool, device=device)
     improvable = torch.ones(b, 1, dtype=torch.bool, device=device)
     try:
-        logits = decoder.feed(input_ids.repeat_interleave(k, dim=0), keep=1)[:, -1]  # (B*K, V)
+        logits = session.feed(input_ids.repeat_interleave(k, dim=0), keep=1)[:, -1]  # (B*K, V)
         for step in range(n):
             logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
             if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam
                 seen = torch.cat([input_ids.repeat_interleave(k, dim=0), running[:, :, :step].flatten(0, 1)], 1)
-                picked = logp.gather(-1, seen)
-                logp = logp.scatter(-1, seen, torch.where(picked > 0, picked / config.repetition_penalty,
-                                                          picked * config.repetition_penalty))
+                logp = apply_repetition_penalty(logp, seen, config.repetition_penalty)
             vocab = logp.shape[-1]
             total = (logp.view(b, k, vocab) + running_scores[:, :, None]).view(b, k * vocab)  # (B, K*V)
             top_scores, top_index = torch.topk(total, keep)  # (B, 2K), sorted
@@ -97,10 +97,10 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
             if not (bool(improvable.any()) and open_beams and not bool(hits.all())):
                 break
             rows = (parent + torch.arange(b, device=device)[:, None] * k).flatten()  # (B*K,)
-            decoder.reorder(rows)
-            logits = decoder.feed(running[:, :, step].reshape(b * k, 1))[:, -1]
+            session.reorder(rows)
+            logits = session.feed(running[:, :, step].reshape(b * k, 1))[:, -1]
     finally:
-        decoder.close()
+        session.close()
         model.train(was_training)
     length = int(finished_len[:, 0].max())
     best = finished[:, 0, :length]  # (B, L)

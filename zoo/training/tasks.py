@@ -2,7 +2,7 @@
 
 `loss_fn(model, batch)` calls the model (under DDP, the wrapper: calling it is
 what synchronises gradients) and hands the output to the head's own loss.
-Returned metrics are averaged and logged by `zoo.training`.
+Returned metrics are averaged and logged by the engine (zoo/training/engine.py).
 """
 from __future__ import annotations
 
@@ -44,6 +44,23 @@ def classification_loss(label_smoothing: float = 0.0):
         accuracy = (logits.argmax(-1) == batch["labels"]).float().mean()
         return ClassifierHead.loss(logits, batch["labels"], label_smoothing), {"acc": accuracy}
     return loss_fn
+
+
+@torch.no_grad()
+def held_out_loss(model: nn.Module, batches: Iterable[dict[str, torch.Tensor]], loss_fn) -> float:
+    """Mean of loss_fn over every batch, weighted by batch size: a whole held-out split's loss (token-weighted
+    for language-model blocks of equal length). loss_fn may return (loss, metrics), as the engine's do."""
+    device = next(model.parameters()).device
+    total, count = 0.0, 0
+    for batch in batches:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        loss = loss_fn(model, batch)
+        size = len(next(iter(batch.values())))
+        total += float(loss[0] if isinstance(loss, tuple) else loss) * size
+        count += size
+    if not count:
+        raise ValueError("held_out_loss: the held-out split gave no batches")
+    return total / count
 
 
 @torch.no_grad()

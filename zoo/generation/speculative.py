@@ -23,7 +23,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from zoo.generation import Decoder, GenerationConfig, check_prompt, choose, ends_with_stop, next_token_probs
+from zoo.generation.config import GenerationConfig
+from zoo.generation.sampling import choose, ends_with_stop, next_token_probs
+from zoo.generation.session import Session, check_prompt
 
 
 @dataclass
@@ -40,7 +42,7 @@ class SpeculativeStats:
 
 
 class _Follower:
-    """A Decoder whose cache is always a prefix of the sequence being generated.
+    """A Session whose cache is always a prefix of the sequence being generated.
 
     `predict(seq, n)` feeds whatever of `seq` the cache lacks, in one forward,
     and returns the logits after each of the last n tokens of `seq`; when the
@@ -50,15 +52,15 @@ class _Follower:
 
     def __init__(self, model: nn.Module, prompt: torch.Tensor, max_new_tokens: int,
                  attention_mask: torch.Tensor | None):
-        self.decoder = Decoder(model, prompt, max_new_tokens, attention_mask)
+        self.session = Session(model, prompt, max_new_tokens, attention_mask)
         self.forwards = 0
         self.last: torch.Tensor | None = None  # (1, 1, V) logits after the last cached token
 
     def predict(self, seq: torch.Tensor, n: int) -> torch.Tensor:
-        new = seq[:, self.decoder.length:]  # (1, m)
+        new = seq[:, self.session.length:]  # (1, m)
         logits = self.last
         if new.shape[1]:
-            logits = self.decoder.feed(new)  # (1, m, V)
+            logits = self.session.feed(new)  # (1, m, V)
             self.forwards += 1
             if new.shape[1] < n:  # the token before `new` is cached: its logits came with the last forward
                 logits = torch.cat([self.last, logits], dim=1)
@@ -67,8 +69,8 @@ class _Follower:
         return logits[:, -n:]  # (1, n, V)
 
     def rewind(self, length: int) -> None:
-        if length < self.decoder.length:
-            self.decoder.rewind(length)
+        if length < self.session.length:
+            self.session.rewind(length)
             self.last = None  # the logits after the dropped tokens no longer apply
 
 
@@ -135,7 +137,7 @@ def speculative_generate(target: nn.Module, draft: nn.Module, input_ids: torch.T
         return tokens, stats
     finally:
         for follower in followers:
-            follower.decoder.close()
+            follower.session.close()
         for model in training:
             model.train()
 

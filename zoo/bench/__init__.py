@@ -36,7 +36,7 @@ def _hf_gpt2(c) -> torch.nn.Module:
 
     return transformers.GPT2LMHeadModel(transformers.GPT2Config(
         vocab_size=c.vocab_size, n_positions=c.max_positions, n_embd=c.dim, n_layer=c.depth, n_head=c.num_heads,
-        n_inner=int(c.dim * c.mlp_ratio), layer_norm_epsilon=c.norm_eps, activation_function="gelu_new",
+        n_inner=c.mlp_hidden, layer_norm_epsilon=c.norm_eps, activation_function="gelu_new",
         tie_word_embeddings=c.tie_embeddings, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
 
 

@@ -8,10 +8,10 @@ cosine decay to a floor, gradient accumulation (DDP `no_sync` on all but the
 last micro-batch), global-norm clipping, bf16 autocast (CPU and CUDA) or fp16
 with a GradScaler (CUDA), DistributedDataParallel when launched by torchrun, and
 optionally torch.compile around the training forward/backward (`compile=True`).
-Parameter groups and the schedule live in zoo/schedule.py, the process-group
-plumbing in zoo/distributed.py; both are re-exported here.
+Parameter groups and the schedule live in schedule.py, the process-group
+plumbing in distributed.py, the options in config.py (all in zoo/training/).
 
-Resumable exactly: the checkpoint (format in zoo/checkpoint.py) holds model,
+Resumable exactly: the checkpoint (format in checkpoint.py) holds model,
 optimizer, scheduler, scaler, step, every RNG and the data position, per rank,
 so a run killed after step k and resumed gives bit-for-bit the losses of one
 that never stopped (same device; the tests check it). Evaluation runs with the
@@ -40,16 +40,12 @@ Outputs in `config.out` (written by rank 0 only): `checkpoint.pt`,
 from __future__ import annotations
 
 import copy
-import dataclasses
-import io
 import json
 import math
-import os
 import time
 import warnings
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -58,22 +54,13 @@ import torch.distributed as dist
 from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
-from zoo.distributed import (DistContext, distributed_context, gather_to_main, is_main_process, max_over_ranks,
-                             mean_over_ranks)
-from zoo.schedule import WarmupCosine, cosine_factor, lr_factor, param_groups
-from zoo.checkpoint import (
-    MetricsLog,
-    atomic_write,
-    atomic_write_text,
-    preserved_rng,
-    restore_training_state,
-    rng_state,
-    save_training_state,
-    seed_everything,
-)
-
-__all__ = ["TrainConfig", "TrainResult", "DistContext", "distributed_context", "is_main_process", "param_groups",
-           "lr_factor", "cosine_factor", "WarmupCosine", "move_to_device", "make_eval_fn", "plot_losses", "train"]
+from zoo.io import atomic_write_text
+from zoo.training.checkpoint import (MetricsLog, plot_losses, preserved_rng, restore_training_state, rng_state,
+                                     save_training_state, seed_everything)
+from zoo.training.config import TrainConfig, TrainResult
+from zoo.training.distributed import (DistContext, distributed_context, gather_to_main, max_over_ranks,
+                                      mean_over_ranks)
+from zoo.training.schedule import WarmupCosine, param_groups
 
 CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
@@ -88,84 +75,6 @@ class BatchStreamLike(Protocol):
     def __next__(self) -> Batch: ...
     def state_dict(self) -> dict[str, Any]: ...
     def load_state_dict(self, state: dict[str, Any]) -> None: ...
-
-
-# --------------------------------------------------------------------------- config
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Runtime options of one run (saved as train_config.json and in the checkpoint). `steps` counts
-    optimizer updates of `grad_accum` batches each; `*_every` of 0 means "only at the end"."""
-
-    steps: int = 1000
-    lr: float = 3e-4
-    weight_decay: float = 0.1
-    betas: tuple[float, float] = (0.9, 0.95)
-    eps: float = 1e-8
-    warmup_steps: int = 0
-    min_lr_ratio: float = 0.1  # cosine floor: the last step trains at lr * min_lr_ratio
-    grad_clip: float | None = 1.0  # max global grad norm; 0 or None disables clipping
-    grad_accum: int = 1
-    dtype: str = "fp32"  # 'fp32' | 'bf16' (autocast, CPU and CUDA) | 'fp16' (autocast + GradScaler, CUDA)
-    device: str = "auto"  # 'cpu' | 'cuda' | 'cuda:N' | 'auto'
-    eval_every: int = 250
-    eval_batches: int = 20  # for the caller's eval_fn (see make_eval_fn); the engine cannot see eval data
-    log_every: int = 1
-    save_every: int = 500
-    out: str = "runs/train"
-    resume: bool = False
-    seed: int = 0
-    progress: bool = True
-    compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
-    # Seconds of wall clock for the whole run (0: off). Training stops when it is spent or at `steps`,
-    # whichever comes first, and the cosine decay follows whichever of the two is further along, so
-    # the run ends at the floor however fast the machine turns out to be ("Cramming", Geiping &
-    # Goldstein 2022). Evaluations and checkpoints count against it.
-    time_budget: float = 0.0
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
-        object.__setattr__(self, "out", str(self.out))
-
-        checks = {  # field: (valid?, what was expected)
-            "steps": (self.steps >= 1, "an integer >= 1"),
-            "lr": (self.lr > 0, "a positive float"),
-            "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
-            "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
-            "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
-            "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
-            "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
-            "betas": (len(self.betas) == 2, "two floats"),
-            "dtype": (self.dtype in ("fp32", "bf16", "fp16"), "'fp32', 'bf16' or 'fp16'"),
-            "device": (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:"),
-                       "'cpu', 'cuda', 'cuda:N' or 'auto'"),
-            **{name: (getattr(self, name) >= 0, "an integer >= 0")
-               for name in ("eval_every", "log_every", "save_every", "eval_batches")},
-        }
-        for name, (ok, expected) in checks.items():
-            if not ok:
-                raise ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: Mapping[str, Any]) -> TrainConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"TrainConfig.from_dict: unknown keys {unknown}; expected a subset of {sorted(known)}")
-        return cls(**values)
-
-
-@dataclass
-class TrainResult:
-    step: int  # optimizer steps done in total (including those before a resume)
-    train_loss: float | None  # loss of the last step (mean over micro-batches and ranks)
-    eval_metrics: dict[str, float]  # last eval_fn result, keys without the "eval_" prefix
-    history: list[dict[str, Any]] = field(default_factory=list)  # metrics.jsonl records
-    wall_time: float = 0.0  # seconds spent in this call
 
 
 # --------------------------------------------------------------------------- batches, seeds
@@ -245,28 +154,6 @@ def make_eval_fn(
         return result
 
     return eval_fn
-
-
-def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) -> None:
-    """Write a PNG of train loss (and eval loss, if any) against step, atomically."""
-    from matplotlib.figure import Figure  # Agg via Figure.savefig; no pyplot global state
-
-    train = [(r["step"], r["loss"]) for r in records if r.get("split") == "train" and "loss" in r]
-    evals = [(r["step"], r["eval_loss"]) for r in records if r.get("split") == "eval" and "eval_loss" in r]
-    fig = Figure(figsize=(7, 4), dpi=100)
-    ax = fig.add_subplot()
-    if train:
-        ax.plot(*zip(*train), label="train", linewidth=1)
-    if evals:
-        ax.plot(*zip(*evals), "o-", label="eval", markersize=3)
-    ax.set(xlabel="step", ylabel="loss")
-    ax.grid(alpha=0.3)
-    if train or evals:
-        ax.legend()
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    atomic_write(path, lambda f: f.write(buffer.getvalue()))
 
 
 # --------------------------------------------------------------------------- checkpoints

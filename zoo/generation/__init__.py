@@ -1,0 +1,52 @@
+"""Decoding for every decoder in the zoo, on the preallocated KV cache.
+
+    zoo.generate(model, input_ids, max_new_tokens=32, do_sample=True, top_p=0.9)
+
+This entry point picks the strategy from the options; each strategy builds on
+`session` (the KV-cache session) and `sampling` (logit processors, choice,
+stops) only:
+- decode.py: greedy and sampling, one token per step (`stream` yields them);
+- beam_search.py: beam search, reordering the cache;
+- speculative.py: a draft model proposes, the target verifies;
+- compiled.py: one-token steps through torch.compile (`compile=True`).
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from zoo.generation.beam_search import beam_search
+from zoo.generation.config import GenerationConfig
+from zoo.generation.decode import stream
+from zoo.generation.sampling import apply_repetition_penalty, choose, filter_logits, next_token_probs
+from zoo.generation.session import Session, check_prompt
+from zoo.generation.speculative import SpeculativeStats, speculative_generate
+
+__all__ = ["GenerationConfig", "Session", "SpeculativeStats", "apply_repetition_penalty", "beam_search",
+           "check_prompt", "choose", "filter_logits", "generate", "next_token_probs", "speculative_generate",
+           "stream"]
+
+
+def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,
+             attention_mask: torch.Tensor | None = None, generator: torch.Generator | None = None,
+             draft_model: nn.Module | None = None, num_draft_tokens: int = 4, **options) -> torch.Tensor:
+    """(B, T) prompt -> (B, T + new) tokens.
+
+    options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
+    repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping,
+    compile (greedy / sampling: the one-token steps run through torch.compile; the first call
+    for a model and batch shape compiles, later ones reuse it).
+    draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
+    same output as without it when greedy, same distribution when sampling.
+    """
+    config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    if config.compile and (draft_model is not None or config.num_beams > 1):
+        raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
+                         "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")
+    if draft_model is not None:
+        return speculative_generate(model, draft_model, input_ids, config, num_draft_tokens,
+                                    generator, attention_mask)[0]
+    if config.num_beams > 1:
+        return beam_search(model, input_ids, config, attention_mask)
+    new = list(stream(model, input_ids, config, attention_mask, generator))
+    return torch.cat([input_ids, torch.stack(new, dim=1)], dim=1)

@@ -1,0 +1,96 @@
+"""One decoding session on a decoder's preallocated KV cache: prefill the prompt once, then feed
+tokens; nothing recomputes the prefix. Every strategy (greedy and sampling, beam search, speculative)
+drives the model through a Session.
+
+Prompts of different lengths are left-padded; their positions skip the padding
+(for learned positions and RoPE alike) and the attention mask hides it.
+
+Legend: B batch, T prompt length, n fed tokens, V vocabulary.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from zoo.generation.compiled import compiled_step
+
+
+def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
+    if input_ids.dim() != 2 or input_ids.shape[1] == 0:
+        raise ValueError(f"input_ids must be a non-empty (batch, tokens) prompt, got shape {tuple(input_ids.shape)}")
+    total = input_ids.shape[1] + max_new_tokens
+    if total > model.max_positions:
+        raise ValueError(f"prompt ({input_ids.shape[1]}) + max_new_tokens ({max_new_tokens}) = {total} exceeds "
+                         f"the model's {model.max_positions} positions")
+
+
+class Session:
+    """One decoding session on the model's preallocated KV cache: prefill, then step.
+
+    Keeps the attention mask and the positions (which skip left padding) in step
+    with the cache, so greedy, sampling, beam search and speculative decoding
+    all drive the model the same way. The mask is allocated once for the whole
+    session and sliced per step; without padding none is passed at all.
+    """
+
+    def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
+                 attention_mask: torch.Tensor | None = None, compile: bool = False):
+        check_prompt(model, input_ids, max_new_tokens)
+        # compile: one-token steps after the prefill run through torch.compile with the cache position
+        # as a tensor, so every step has the same shapes (attention spans the whole cache, masked) and
+        # one compiled graph serves the session: no per-op Python. The first call compiles (~20 s).
+        self.step_fn = compiled_step(model) if compile else None
+        self.model, self.batch = model, input_ids.shape[0]
+        t = input_ids.shape[1]
+        prompt_mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
+        # Only pass a mask when there is padding: without one the causal kernels run unmasked.
+        self.padded = bool((prompt_mask == 0).any())
+        self.mask = None  # (B, T + max_new_tokens), only with padding
+        if self.padded:
+            self.mask = torch.ones(self.batch, t + max_new_tokens, dtype=prompt_mask.dtype, device=input_ids.device)
+            self.mask[:, :t] = prompt_mask
+        # Left padding does not count: a real token's position is its index minus the padding before it.
+        self.prompt_positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)  # (B, T)
+        self.pads = (t - prompt_mask.sum(-1, keepdim=True)) if self.padded else None  # (B, 1)
+        self.length = 0  # tokens in the cache
+        model.setup_cache(self.batch, t + max_new_tokens)
+
+    def feed(self, tokens: torch.Tensor, keep: int | None = None) -> torch.Tensor:
+        """tokens (B, n) appended after the cache -> logits (B, n, V), or of the last `keep` tokens only."""
+        n, start = tokens.shape[1], self.length
+        if self.step_fn is not None and n == 1 and start > 0:
+            return self._static_step(tokens)
+        positions = None  # unpadded: the model counts from input_pos
+        if self.padded:  # (B, n): the prompt's own positions, then one more per token after it
+            t = self.prompt_positions.shape[1]
+            positions = self.prompt_positions[:, start:start + n]
+            if start + n > t:
+                after = torch.arange(max(start, t), start + n, device=tokens.device) - self.pads
+                positions = torch.cat([positions, after], dim=1) if start < t else after
+        logits = self.model(tokens, attention_mask=self.mask[:, :start + n] if self.padded else None,
+                            positions=positions, input_pos=start, logits_to_keep=keep)
+        self.length += n
+        return logits
+
+    def _static_step(self, tokens: torch.Tensor) -> torch.Tensor:
+        """One token per row through the compiled step: positions and cache slot as tensors."""
+        start = self.length
+        slot = torch.tensor([start], device=tokens.device)  # (1,)
+        positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
+        logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+        self.length += 1
+        return logits  # (B, 1, V)
+
+    def rewind(self, length: int) -> None:
+        """Forget everything after `length` cached tokens (speculative decoding's rejected drafts)."""
+        self.length = min(self.length, length)
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` (beam search), cache included."""
+        self.model.transformer.reorder_cache(index)
+        self.prompt_positions = self.prompt_positions[index]
+        if self.padded:
+            self.mask, self.pads = self.mask[index], self.pads[index]
+
+    def close(self) -> None:
+        self.model.clear_cache()

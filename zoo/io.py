@@ -1,0 +1,182 @@
+"""Atomic file writing and safe checkpoint loading.
+
+A checkpoint is only useful if it is either the old complete file or the new
+complete file, never half of one: a job killed mid-write (pre-emption, OOM,
+full disk) must leave the previous checkpoint loadable. So every write goes to
+a temporary file in the *same directory* (os.replace is only atomic within one
+filesystem), is flushed and fsync'ed, then renamed over the target, and the
+directory entry is fsync'ed so the rename itself survives a power cut. This is
+the pattern of e.g. `torch.distributed.checkpoint` and SQLite's journal.
+
+Loading uses `torch.load(weights_only=True)` only, never plain pickle, and
+turns the zoo of low-level errors a damaged file produces (zip reader errors,
+EOFError, unpickling errors) into one `CorruptCheckpointError` that names the
+file. The file is never deleted: it may be the only copy of a long run.
+
+The training checkpoint format built on these lives in zoo/training/checkpoint.py.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import torch
+from torch import nn
+
+__all__ = [
+    "CheckpointError",
+    "CorruptCheckpointError",
+    "CheckpointMismatchError",
+    "atomic_write",
+    "atomic_write_text",
+    "atomic_torch_save",
+    "load_torch_checkpoint",
+    "check_state_dict",
+]
+
+
+class CheckpointError(RuntimeError):
+    """Base class for checkpoint problems."""
+
+
+class CorruptCheckpointError(CheckpointError):
+    """The file exists but cannot be read back (truncated, garbage, unsafe types)."""
+
+
+class CheckpointMismatchError(CheckpointError):
+    """The checkpoint's tensors do not fit the model (missing/unexpected keys, shapes)."""
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename durable. Not every platform lets you open a directory
+    # (Windows), and some filesystems refuse fsync on one; the data file itself
+    # is already synced, so failing here only weakens crash durability.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], write_fn: Callable[[IO[bytes]], None]) -> None:
+    """Write `path` atomically: `write_fn(f)` writes to a binary temp file that replaces `path`.
+
+    If `write_fn` (or anything before the rename) raises, the temp file is
+    removed, `path` keeps its previous content, and the exception propagates.
+    """
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write_fn(f)
+            f.flush()
+            os.fsync(f.fileno())
+        # mkstemp creates 0600 files; give the result the usual umask-based mode.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(directory)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Atomically write a UTF-8 text file."""
+    data = text.encode("utf-8")
+    atomic_write(path, lambda f: f.write(data))
+
+
+def atomic_torch_save(obj: Any, path: str | os.PathLike[str]) -> None:
+    """`torch.save(obj, path)`, atomically.
+
+    Store only what `torch.load(weights_only=True)` accepts: tensors, numbers,
+    strings, None, and lists/tuples/dicts of those.
+    """
+    # Serialise into memory first: a pickling error then happens before the
+    # temp file exists, and the disk write is one sequential burst.
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    payload = buffer.getbuffer()
+    atomic_write(path, lambda f: f.write(payload))
+
+
+def load_torch_checkpoint(path: str | os.PathLike[str], map_location: Any = "cpu") -> Any:
+    """`torch.load(path, weights_only=True)` with a clear error for damaged files.
+
+    Raises FileNotFoundError if `path` does not exist and CorruptCheckpointError
+    (naming the file and its size) if it cannot be read. The file is left in place.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"checkpoint {str(path)!r} does not exist")
+    try:
+        return torch.load(path, map_location=map_location, weights_only=True)
+    except Exception as error:  # zip reader RuntimeError, EOFError, UnpicklingError, ...
+        size = path.stat().st_size
+        detail = str(error)
+        # torch's weights-only message is a page long and suggests weights_only=False,
+        # which is wrong advice for a damaged file: keep only the unpickler's own reason.
+        match = re.search(r"WeightsUnpickler error:\s*(.*?)(?:\n\n|$)", detail, flags=re.S)
+        if match:
+            detail = match.group(1).strip()
+        if "Unsupported global" in detail:
+            reason = "it holds objects that weights_only loading refuses (not written by the zoo?)"
+        else:
+            reason = "it is corrupt or truncated"
+        raise CorruptCheckpointError(
+            f"cannot load checkpoint {str(path)!r} ({size} bytes): {reason} "
+            f"[{type(error).__name__}: {detail}]. "
+            "The file was left in place; move or delete it to start afresh."
+        ) from error
+
+
+def check_state_dict(
+    model: nn.Module, state_dict: Mapping[str, Any], source: str | os.PathLike[str] = "checkpoint"
+) -> None:
+    """Raise CheckpointMismatchError listing every missing, unexpected or reshaped tensor.
+
+    `model.load_state_dict` reports some of this too, but stops at the first
+    size mismatch and does not say where the state dict came from.
+    """
+    expected = model.state_dict()
+    missing = [k for k in expected if k not in state_dict]
+    unexpected = [k for k in state_dict if k not in expected]
+    reshaped = [
+        f"{k}: checkpoint {tuple(state_dict[k].shape)} vs model {tuple(v.shape)}"
+        for k, v in expected.items()
+        if k in state_dict
+        and isinstance(state_dict[k], torch.Tensor)
+        and tuple(state_dict[k].shape) != tuple(v.shape)
+    ]
+    if not (missing or unexpected or reshaped):
+        return
+
+    def listing(title: str, items: list[str], limit: int = 20) -> str:
+        shown = "\n    ".join(items[:limit])
+        more = f"\n    ... and {len(items) - limit} more" if len(items) > limit else ""
+        return f"\n  {title} ({len(items)}):\n    {shown}{more}"
+
+    parts = [f"{str(source)!r} does not match the model ({type(model).__name__}):"]
+    if missing:
+        parts.append(listing("missing in checkpoint", missing))
+    if unexpected:
+        parts.append(listing("unexpected in checkpoint", unexpected))
+    if reshaped:
+        parts.append(listing("shape mismatch", reshaped))
+    raise CheckpointMismatchError("".join(parts))

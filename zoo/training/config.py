@@ -1,0 +1,83 @@
+"""The runtime options of one training run (saved as train_config.json and in every checkpoint), and
+what `train` returns."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Runtime options of one run (saved as train_config.json and in the checkpoint). `steps` counts
+    optimizer updates of `grad_accum` batches each; `*_every` of 0 means "only at the end"."""
+
+    steps: int = 1000
+    lr: float = 3e-4
+    weight_decay: float = 0.1
+    betas: tuple[float, float] = (0.9, 0.95)
+    eps: float = 1e-8
+    warmup_steps: int = 0
+    min_lr_ratio: float = 0.1  # cosine floor: the last step trains at lr * min_lr_ratio
+    grad_clip: float | None = 1.0  # max global grad norm; 0 or None disables clipping
+    grad_accum: int = 1
+    dtype: str = "fp32"  # 'fp32' | 'bf16' (autocast, CPU and CUDA) | 'fp16' (autocast + GradScaler, CUDA)
+    device: str = "auto"  # 'cpu' | 'cuda' | 'cuda:N' | 'auto'
+    eval_every: int = 250
+    eval_batches: int = 20  # for the caller's eval_fn (see make_eval_fn); the engine cannot see eval data
+    log_every: int = 1
+    save_every: int = 500
+    out: str = "runs/train"
+    resume: bool = False
+    seed: int = 0
+    progress: bool = True
+    compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
+    # Seconds of wall clock for the whole run (0: off). Training stops when it is spent or at `steps`,
+    # whichever comes first, and the cosine decay follows whichever of the two is further along, so
+    # the run ends at the floor however fast the machine turns out to be ("Cramming", Geiping &
+    # Goldstein 2022). Evaluations and checkpoints count against it.
+    time_budget: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        object.__setattr__(self, "out", str(self.out))
+
+        checks = {  # field: (valid?, what was expected)
+            "steps": (self.steps >= 1, "an integer >= 1"),
+            "lr": (self.lr > 0, "a positive float"),
+            "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
+            "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
+            "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
+            "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
+            "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
+            "betas": (len(self.betas) == 2, "two floats"),
+            "dtype": (self.dtype in ("fp32", "bf16", "fp16"), "'fp32', 'bf16' or 'fp16'"),
+            "device": (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:"),
+                       "'cpu', 'cuda', 'cuda:N' or 'auto'"),
+            **{name: (getattr(self, name) >= 0, "an integer >= 0")
+               for name in ("eval_every", "log_every", "save_every", "eval_batches")},
+        }
+        for name, (ok, expected) in checks.items():
+            if not ok:
+                raise ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> TrainConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"TrainConfig.from_dict: unknown keys {unknown}; expected a subset of {sorted(known)}")
+        return cls(**values)
+
+
+@dataclass
+class TrainResult:
+    step: int  # optimizer steps done in total (including those before a resume)
+    train_loss: float | None  # loss of the last step (mean over micro-batches and ranks)
+    eval_metrics: dict[str, float]  # last eval_fn result, keys without the "eval_" prefix
+    history: list[dict[str, Any]] = field(default_factory=list)  # metrics.jsonl records
+    wall_time: float = 0.0  # seconds spent in this call
