@@ -14,6 +14,7 @@ import json
 import math
 import os
 import random
+import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,8 @@ from torch import nn
 
 from zoo.io import (CheckpointMismatchError, CorruptCheckpointError, atomic_torch_save, atomic_write,
                     atomic_write_text, check_state_dict, load_torch_checkpoint)
+from zoo.training.config import TrainConfig
+from zoo.training.distributed import DistContext
 
 TRAINING_FORMAT = "zoo.training/1"
 
@@ -206,3 +209,28 @@ def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     atomic_write(path, lambda f: f.write(buffer.getvalue()))
+
+
+# Settings that shape the trajectory; a resume that changes them gets a warning.
+_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio", "time_budget",
+                      "grad_clip", "grad_accum", "dtype", "seed")
+
+
+def resume_training(path: Path, model: nn.Module, optimizer: Any, scheduler: Any, scaler: Any, data: Any,
+            config: TrainConfig, ctx: DistContext) -> tuple[int, float]:
+    """The engine's resume: restore everything from `path`, warn where the run's settings or world size
+    differ from the checkpoint's; returns (step, elapsed seconds before this run)."""
+    ckpt = restore_training_state(path, model, optimizer, scheduler, scaler, data, ctx.rank, ctx.world_size)
+    saved = ckpt.get("config") or {}
+    changed = {k: (saved[k], getattr(config, k)) for k in _TRAJECTORY_FIELDS
+               if k in saved and saved[k] != getattr(config, k)}
+    if changed and ctx.is_main:
+        warnings.warn(f"resuming {str(path)!r} with settings that differ from the checkpoint (saved, now): "
+                      f"{changed}. Optimizer hyper-parameters and the LR schedule come from the checkpoint; "
+                      "steps, grad_clip, grad_accum and dtype follow the new config.", stacklevel=4)
+    if ckpt["world_size"] != ctx.world_size:
+        warnings.warn(f"{str(path)!r} was written with world_size={ckpt['world_size']}, this run has "
+                      f"{ctx.world_size}: model and optimizer resume, but data positions and RNG streams "
+                      "cannot be restored exactly", stacklevel=4)
+        seed_everything(config.seed + ctx.rank + ckpt["step"])
+    return int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))

@@ -55,7 +55,7 @@ from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
 from zoo.io import atomic_write_text
-from zoo.training.checkpoint import (MetricsLog, plot_losses, preserved_rng, restore_training_state, rng_state,
+from zoo.training.checkpoint import (MetricsLog, plot_losses, preserved_rng, resume_training, rng_state,
                                      save_training_state, seed_everything)
 from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import (DistContext, distributed_context, gather_to_main, max_over_ranks,
@@ -156,41 +156,183 @@ def make_eval_fn(
     return eval_fn
 
 
-# --------------------------------------------------------------------------- checkpoints
-
-# Settings that shape the trajectory; a resume that changes them gets a warning.
-_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio", "time_budget",
-                      "grad_clip", "grad_accum", "dtype", "seed")
-
-
-def _resume(path: Path, model: nn.Module, optimizer: Any, scheduler: Any, scaler: Any, data: Any,
-            config: TrainConfig, ctx: DistContext) -> tuple[int, float]:
-    """Restore everything from `path`; returns (step, elapsed seconds before this run)."""
-    ckpt = restore_training_state(path, model, optimizer, scheduler, scaler, data, ctx.rank, ctx.world_size)
-    saved = ckpt.get("config") or {}
-    changed = {k: (saved[k], getattr(config, k)) for k in _TRAJECTORY_FIELDS
-               if k in saved and saved[k] != getattr(config, k)}
-    if changed and ctx.is_main:
-        warnings.warn(f"resuming {str(path)!r} with settings that differ from the checkpoint (saved, now): "
-                      f"{changed}. Optimizer hyper-parameters and the LR schedule come from the checkpoint; "
-                      "steps, grad_clip, grad_accum and dtype follow the new config.", stacklevel=3)
-    if ckpt["world_size"] != ctx.world_size:
-        warnings.warn(f"{str(path)!r} was written with world_size={ckpt['world_size']}, this run has "
-                      f"{ctx.world_size}: model and optimizer resume, but data positions and RNG streams "
-                      "cannot be restored exactly", stacklevel=3)
-        seed_everything(config.seed + ctx.rank + ckpt["step"])
-    return int(ckpt["step"]), float(ckpt.get("elapsed", 0.0))
-
-
 # --------------------------------------------------------------------------- the loop
 
 
-def _resolve_device_type(name: str) -> str:
+def _resolve_device(config: TrainConfig) -> tuple[torch.device, DistContext]:
+    """The device this process trains on, and its rank context (joining torchrun's process group)."""
+    name = config.device
     if name == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
+        name = "cuda" if torch.cuda.is_available() else "cpu"
     if name.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"TrainConfig.device={name!r} but CUDA is not available; use 'cpu' or 'auto'")
-    return name.split(":")[0]
+        raise ValueError(f"TrainConfig.device={config.device!r} but CUDA is not available; use 'cpu' or 'auto'")
+    device_type = name.split(":")[0]
+    ctx = distributed_context(device_type)
+    if config.dtype == "fp16" and device_type != "cuda":
+        raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
+    if device_type != "cuda":
+        return torch.device("cpu"), ctx
+    index = ctx.local_rank if ctx.is_distributed else (int(name[5:]) if ":" in name else None)
+    return torch.device("cuda", torch.cuda.current_device() if index is None else index), ctx
+
+
+class _Run:
+    """One call of `train`: the model (wrapped for DDP / compile), optimizer, schedule, log and clock,
+    and the three things a step may lead to: a logged record, an evaluation, a checkpoint."""
+
+    def __init__(self, model: nn.Module, data: BatchStreamLike, loss_fn: Callable, config: TrainConfig,
+                 eval_fn: Callable | None) -> None:
+        self.t_start = time.perf_counter()
+        self.data, self.loss_fn, self.config, self.eval_fn = data, loss_fn, config, eval_fn
+        self.device, self.ctx = device, ctx = _resolve_device(config)
+        self.out = Path(config.out)
+        self.ckpt_path = self.out / CHECKPOINT_NAME
+        if ctx.is_main:
+            self.out.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(self.out / CONFIG_NAME, json.dumps(config.to_dict(), indent=2) + "\n")
+
+        self.raw = raw = model.module if isinstance(model, DistributedDataParallel) else model
+        raw.to(device)
+        if ctx.is_distributed and not isinstance(model, DistributedDataParallel):
+            model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
+        self.trainable = [p for p in raw.parameters() if p.requires_grad]
+        # Compiled around the DDP wrapper, as the DDP docs do (DDPOptimizer splits the graph at bucket
+        # boundaries so all-reduce still overlaps backward). Parameters are shared, so eval_fn, the
+        # checkpoints and the caller keep using the eager `raw` model.
+        self.model = torch.compile(model) if config.compile else model
+
+        # Fused AdamW: one kernel over all parameters. On CPU it is ~5x faster than the default
+        # for-each path for GPT-2's 124M parameters (0.09 s vs 0.50 s per step, scripts/benchmark.py).
+        self.optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
+                                           eps=config.eps, fused=device.type in ("cuda", "cpu") or None)
+        self.schedule = WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio, config.time_budget)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.schedule)
+        self.scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
+
+        resuming = config.resume and self.ckpt_path.exists()
+        self.step, self.elapsed_before = 0, 0.0
+        if resuming:
+            self.step, self.elapsed_before = resume_training(self.ckpt_path, raw, self.optimizer, self.scheduler,
+                                                     self.scaler, data, config, ctx)
+        else:
+            if ctx.is_main and self.ckpt_path.exists():
+                warnings.warn(f"resume=False: {str(self.ckpt_path)!r} will be overwritten by this run", stacklevel=3)
+            seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
+        self.log = MetricsLog(self.out / METRICS_NAME, ctx.is_main, self.step if config.resume else None)
+        self.last_loss: float | None = next((r["loss"] for r in reversed(self.log.records)
+                                             if r.get("split") == "train"), None)
+        self.last_eval: dict[str, float] = {}
+        self.saved_step = self.step if resuming else -1
+        # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
+        self.out_of_time = bool(config.time_budget) and self.elapsed_before >= config.time_budget
+        self.window = (time.perf_counter(), 0, 0)  # start, samples, tokens (None: not countable) since last log
+
+    def elapsed(self) -> float:
+        return self.elapsed_before + time.perf_counter() - self.t_start
+
+    def due(self, every: int) -> bool:
+        return self.step == self.config.steps or self.out_of_time or (every > 0 and self.step % every == 0)
+
+    def micro_batches(self) -> tuple[Tensor, dict[str, Tensor]]:
+        """Forward and backward over grad_accum batches -> (summed loss, summed metrics), detached."""
+        config, ctx = self.config, self.ctx
+        loss_sum = torch.zeros((), device=self.device)
+        metric_sums: dict[str, Tensor] = {}
+        start, samples_window, tokens_window = self.window
+        for micro in range(config.grad_accum):
+            try:
+                batch = next(self.data)
+            except StopIteration:
+                raise RuntimeError(f"the data stream ran out at step {self.step + 1}; "
+                                   "training streams must be infinite (cycle over epochs)") from None
+            samples, tokens = _count_batch(batch)
+            samples_window += samples
+            tokens_window = None if tokens is None or tokens_window is None else tokens_window + tokens
+            batch = move_to_device(batch, self.device)
+            # DDP all-reduces gradients in backward; only the last micro-batch needs it.
+            last_micro = micro == config.grad_accum - 1
+            sync = self.model.no_sync() if ctx.is_distributed and not last_micro else nullcontext()
+            with sync:
+                with _autocast(self.device, config.dtype):
+                    loss, metrics = _split_loss(self.loss_fn(self.model, batch))
+                # Dividing makes the summed gradients those of the mean loss over grad_accum batches.
+                scaled = loss.float() / config.grad_accum
+                (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
+            loss_sum += loss.detach().float()
+            for name, value in metrics.items():
+                v = value.detach().float() if isinstance(value, Tensor) else torch.tensor(float(value))
+                metric_sums[name] = metric_sums.get(name, 0.0) + v.to(self.device)
+        self.window = (start, samples_window, tokens_window)
+        return loss_sum, metric_sums
+
+    def optimizer_step(self) -> tuple[Tensor, float]:
+        """Clip, step, advance the schedule -> (gradient norm before clipping, the lr this step used)."""
+        config, scaler = self.config, self.scaler
+        if scaler is not None:
+            scaler.unscale_(self.optimizer)  # clip the true gradients, not the scaled ones
+        if config.grad_clip:
+            grad_norm = torch.nn.utils.clip_grad_norm_(self.trainable, config.grad_clip)
+        else:
+            grad_norm = torch.nn.utils.get_total_norm([p.grad for p in self.trainable if p.grad is not None])
+        lr = self.scheduler.get_last_lr()[0]
+        if scaler is not None:
+            scaler.step(self.optimizer)  # skips the update if gradients overflowed
+            scaler.update()
+        else:
+            self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        if config.time_budget:
+            now_s = max_over_ranks(self.elapsed(), self.ctx, self.device)  # ranks must agree on the last step
+            self.schedule.elapsed, self.out_of_time = now_s, now_s >= config.time_budget
+        self.scheduler.step()
+        self.step += 1
+        return grad_norm, lr
+
+    def log_step(self, loss_sum: Tensor, metric_sums: dict[str, Tensor], grad_norm: Tensor, lr: float) -> None:
+        """The record of this step, averaged over micro-batches and ranks, with throughput since the last."""
+        names = sorted(metric_sums)
+        stacked = torch.stack([loss_sum, *(metric_sums[k] for k in names)]) / self.config.grad_accum
+        values = mean_over_ranks(stacked, self.ctx).tolist()
+        self.last_loss = values[0]
+        if not math.isfinite(self.last_loss) and self.scaler is None:
+            raise FloatingPointError(f"training loss is {self.last_loss} at step {self.step}")
+        now = time.perf_counter()
+        start, samples_window, tokens_window = self.window
+        rate = self.ctx.world_size / max(now - start, 1e-9)  # assumes equal shards per rank
+        record: dict[str, Any] = {"split": "train", "step": self.step, "loss": self.last_loss, "lr": lr,
+                                  "grad_norm": float(grad_norm), "samples_per_s": samples_window * rate}
+        if tokens_window is not None:
+            record["tokens_per_s"] = float(tokens_window) * rate
+        record["elapsed"] = self.elapsed()
+        for name, value in zip(names, values[1:]):
+            record[name if name not in record else f"train_{name}"] = value
+        self.log.write(record)
+        self.window = (now, 0, 0)
+
+    def evaluate(self) -> None:
+        raw = self.raw
+        raw.eval()
+        with preserved_rng(), torch.no_grad(), _autocast(self.device, self.config.dtype):
+            metrics = dict(self.eval_fn(raw))
+        raw.train()
+        names = sorted(metrics)
+        values = mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
+                                              device=self.device), self.ctx).tolist()
+        self.last_eval = dict(zip(names, values))
+        self.log.write({"split": "eval", "step": self.step, "elapsed": self.elapsed(),
+                        **{f"eval_{k}": v for k, v in self.last_eval.items()}})
+
+    def save(self) -> None:
+        # Collectives first (every rank takes part), then rank 0 writes.
+        state_fn = getattr(self.data, "state_dict", None)
+        data_states = gather_to_main(state_fn() if callable(state_fn) else None, self.ctx)
+        rng_states = gather_to_main(rng_state(), self.ctx)
+        if self.ctx.is_main:
+            save_training_state(self.ckpt_path, step=self.step, model=self.raw, optimizer=self.optimizer,
+                                scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
+                                elapsed=self.elapsed(), config=self.config.to_dict())
+            plot_losses(self.log.records, self.out / PLOT_NAME)
+        self.saved_step = self.step
 
 
 def train(
@@ -203,177 +345,38 @@ def train(
     """Train `model` for `config.steps` optimizer steps (see the module docstring for the contracts)."""
     from tqdm.auto import tqdm
 
-    t_start = time.perf_counter()
-    device_type = _resolve_device_type(config.device)
-    ctx = distributed_context(device_type)
-    index = ctx.local_rank if ctx.is_distributed else (int(config.device[5:]) if ":" in config.device else None)
-    device = torch.device("cuda", torch.cuda.current_device() if index is None else index) \
-        if device_type == "cuda" else torch.device("cpu")
-    if config.dtype == "fp16" and device.type != "cuda":
-        raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
-
-    out = Path(config.out)
-    ckpt_path = out / CHECKPOINT_NAME
-    if ctx.is_main:
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(out / CONFIG_NAME, json.dumps(config.to_dict(), indent=2) + "\n")
-
-    raw = model.module if isinstance(model, DistributedDataParallel) else model
-    raw.to(device)
-    if ctx.is_distributed and not isinstance(model, DistributedDataParallel):
-        model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
-    trainable = [p for p in raw.parameters() if p.requires_grad]
-    if config.compile:
-        # Compiled around the DDP wrapper, as the DDP docs do (DDPOptimizer splits the graph at bucket
-        # boundaries so all-reduce still overlaps backward). Parameters are shared, so eval_fn, the
-        # checkpoints and the caller keep using the eager `raw` model.
-        model = torch.compile(model)
-
-    # Fused AdamW: one kernel over all parameters. On CPU it is ~5x faster than the default
-    # for-each path for GPT-2's 124M parameters (0.09 s vs 0.50 s per step, scripts/benchmark.py).
-    optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
-                                  eps=config.eps, fused=device.type in ("cuda", "cpu") or None)
-    schedule = WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio, config.time_budget)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
-    scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
-
-    step, elapsed_before = 0, 0.0
-    if config.resume and ckpt_path.exists():
-        step, elapsed_before = _resume(ckpt_path, raw, optimizer, scheduler, scaler, data, config, ctx)
-    else:
-        if ctx.is_main and ckpt_path.exists():
-            warnings.warn(f"resume=False: {str(ckpt_path)!r} will be overwritten by this run", stacklevel=2)
-        seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
-
-    log = MetricsLog(out / METRICS_NAME, ctx.is_main, step if config.resume else None)
-    bar = tqdm(total=config.steps, initial=step, disable=None if (config.progress and ctx.is_main) else True,
+    run = _Run(model, data, loss_fn, config, eval_fn)
+    bar = tqdm(total=config.steps, initial=run.step, disable=None if (config.progress and run.ctx.is_main) else True,
                dynamic_ncols=True, desc="train")
-    elapsed = lambda: elapsed_before + time.perf_counter() - t_start  # noqa: E731
-    last_loss: float | None = next((r["loss"] for r in reversed(log.records) if r.get("split") == "train"), None)
-    last_eval: dict[str, float] = {}
-    saved_step = step if config.resume and ckpt_path.exists() else -1
-    t_window, samples_window, tokens_window = time.perf_counter(), 0, 0  # tokens_window None: not countable
-
-    def evaluate() -> None:
-        nonlocal last_eval
-        raw.eval()
-        with preserved_rng(), torch.no_grad(), _autocast(device, config.dtype):
-            metrics = dict(eval_fn(raw))
-        raw.train()
-        names = sorted(metrics)
-        values = mean_over_ranks(torch.tensor([float(metrics[k]) for k in names], dtype=torch.float64,
-                                              device=device), ctx).tolist()
-        last_eval = dict(zip(names, values))
-        log.write({"split": "eval", "step": step, "elapsed": elapsed(),
-                   **{f"eval_{k}": v for k, v in last_eval.items()}})
-
-    def save() -> None:
-        nonlocal saved_step
-        # Collectives first (every rank takes part), then rank 0 writes.
-        state_fn = getattr(data, "state_dict", None)
-        data_states = gather_to_main(state_fn() if callable(state_fn) else None, ctx)
-        rng_states = gather_to_main(rng_state(), ctx)
-        if ctx.is_main:
-            save_training_state(ckpt_path, step=step, model=raw, optimizer=optimizer, scheduler=scheduler,
-                                scaler=scaler, data=data_states, rng=rng_states, elapsed=elapsed(),
-                                config=config.to_dict())
-            plot_losses(log.records, out / PLOT_NAME)
-        saved_step = step
-
-    # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
-    out_of_time = bool(config.time_budget) and elapsed_before >= config.time_budget
-
-    def due(every: int) -> bool:
-        return step == config.steps or out_of_time or (every > 0 and step % every == 0)
-
     try:
-        raw.train()
-        while step < config.steps and not out_of_time:
-            loss_sum = torch.zeros((), device=device)
-            metric_sums: dict[str, Tensor] = {}
-            for micro in range(config.grad_accum):
-                try:
-                    batch = next(data)
-                except StopIteration:
-                    raise RuntimeError(f"the data stream ran out at step {step + 1}; "
-                                       "training streams must be infinite (cycle over epochs)") from None
-                samples, tokens = _count_batch(batch)
-                samples_window += samples
-                tokens_window = None if tokens is None or tokens_window is None else tokens_window + tokens
-                batch = move_to_device(batch, device)
-                # DDP all-reduces gradients in backward; only the last micro-batch needs it.
-                last_micro = micro == config.grad_accum - 1
-                sync = model.no_sync() if ctx.is_distributed and not last_micro else nullcontext()
-                with sync:
-                    with _autocast(device, config.dtype):
-                        loss, metrics = _split_loss(loss_fn(model, batch))
-                    # Dividing makes the summed gradients those of the mean loss over grad_accum batches.
-                    scaled = loss.float() / config.grad_accum
-                    (scaler.scale(scaled) if scaler is not None else scaled).backward()
-                loss_sum += loss.detach().float()
-                for name, value in metrics.items():
-                    v = value.detach().float() if isinstance(value, Tensor) else torch.tensor(float(value))
-                    metric_sums[name] = metric_sums.get(name, 0.0) + v.to(device)
-
-            if scaler is not None:
-                scaler.unscale_(optimizer)  # clip the true gradients, not the scaled ones
-            if config.grad_clip:
-                grad_norm = torch.nn.utils.clip_grad_norm_(trainable, config.grad_clip)
-            else:
-                grad_norm = torch.nn.utils.get_total_norm([p.grad for p in trainable if p.grad is not None])
-            lr = scheduler.get_last_lr()[0]
-            if scaler is not None:
-                scaler.step(optimizer)  # skips the update if gradients overflowed
-                scaler.update()
-            else:
-                optimizer.step()
-            optimizer.zero_grad(set_to_none=True)
-            if config.time_budget:
-                now_s = max_over_ranks(elapsed(), ctx, device)  # ranks must agree on the last step
-                schedule.elapsed, out_of_time = now_s, now_s >= config.time_budget
-            scheduler.step()
-            step += 1
+        run.raw.train()
+        while run.step < config.steps and not run.out_of_time:
+            loss_sum, metric_sums = run.micro_batches()
+            grad_norm, lr = run.optimizer_step()
             bar.update(1)
-
-            if due(config.log_every):
-                names = sorted(metric_sums)
-                stacked = torch.stack([loss_sum, *(metric_sums[k] for k in names)]) / config.grad_accum
-                values = mean_over_ranks(stacked, ctx).tolist()
-                last_loss = values[0]
-                if not math.isfinite(last_loss) and scaler is None:
-                    raise FloatingPointError(f"training loss is {last_loss} at step {step}")
-                now = time.perf_counter()
-                rate = ctx.world_size / max(now - t_window, 1e-9)  # assumes equal shards per rank
-                record: dict[str, Any] = {"split": "train", "step": step, "loss": last_loss, "lr": lr,
-                                          "grad_norm": float(grad_norm), "samples_per_s": samples_window * rate}
-                if tokens_window is not None:
-                    record["tokens_per_s"] = float(tokens_window) * rate
-                record["elapsed"] = elapsed()
-                for name, value in zip(names, values[1:]):
-                    record[name if name not in record else f"train_{name}"] = value
-                log.write(record)
-                bar.set_postfix(loss=f"{last_loss:.4f}", lr=f"{lr:.2e}")
-                t_window, samples_window, tokens_window = now, 0, 0
-
+            if run.due(config.log_every):
+                run.log_step(loss_sum, metric_sums, grad_norm, lr)
+                bar.set_postfix(loss=f"{run.last_loss:.4f}", lr=f"{lr:.2e}")
             t_pause = time.perf_counter()
-            if eval_fn is not None and due(config.eval_every):
-                evaluate()
-            if due(config.save_every):
-                save()
-            t_window += time.perf_counter() - t_pause  # throughput counts training time only
+            if eval_fn is not None and run.due(config.eval_every):
+                run.evaluate()
+            if run.due(config.save_every):
+                run.save()
+            start, samples, tokens = run.window
+            run.window = (start + time.perf_counter() - t_pause, samples, tokens)  # throughput: training only
 
         # Resumed at (or past) the end: nothing trained, but report the final state.
-        if eval_fn is not None and not last_eval:
-            evaluate()
-        if saved_step != step:
-            save()
-        elif ctx.is_main:
-            plot_losses(log.records, out / PLOT_NAME)
-        if ctx.is_distributed:
+        if eval_fn is not None and not run.last_eval:
+            run.evaluate()
+        if run.saved_step != run.step:
+            run.save()
+        elif run.ctx.is_main:
+            plot_losses(run.log.records, run.out / PLOT_NAME)
+        if run.ctx.is_distributed:
             dist.barrier()  # nobody returns (and reads OUT) before rank 0 has written it
     finally:
         bar.close()
-        log.close()
+        run.log.close()
 
-    return TrainResult(step=step, train_loss=last_loss, eval_metrics=last_eval,
-                       history=list(log.records), wall_time=time.perf_counter() - t_start)
+    return TrainResult(step=run.step, train_loss=run.last_loss, eval_metrics=run.last_eval,
+                       history=list(run.log.records), wall_time=time.perf_counter() - run.t_start)
