@@ -1,5 +1,4 @@
 """Parity with transformers on random weights: same weights, same logits (fp32, max abs diff <= 1e-4)."""
-import json
 import os
 
 import pytest
@@ -18,10 +17,9 @@ def ids(vocab, b=2, t=12):
     return torch.randint(0, vocab, (b, t), generator=torch.Generator().manual_seed(1))
 
 
-def gpt2_ref():
-    cfg = transformers.GPT2Config(vocab_size=101, n_positions=32, n_embd=48, n_layer=2, n_head=4,
-                                  bos_token_id=0, eos_token_id=0)
-    return randomize(transformers.GPT2LMHeadModel(cfg))
+def gpt2_ref(**kwargs):
+    args = dict(vocab_size=101, n_positions=32, n_embd=48, n_layer=2, n_head=4, bos_token_id=0, eos_token_id=0)
+    return randomize(transformers.GPT2LMHeadModel(transformers.GPT2Config(**{**args, **kwargs})))
 
 
 def llama_ref(tied, kv_heads=2, theta=10000.0):
@@ -48,7 +46,18 @@ def test_gpt2():
     ref = gpt2_ref()
     ours = zoo.from_hf(ref)
     assert ours.config.act == "gelu_tanh" and ours.tied_parameters()
+    assert ours.config.mlp_hidden == 4 * 48  # n_inner=None means 4 x n_embd
     assert_parity(ours, ref, ids(101))
+
+
+def test_gpt2_mlp_width_is_n_inner(tmp_path):
+    """n_inner is the MLP width as given, not a ratio of n_embd: 115 is no multiple of 56."""
+    ref = gpt2_ref(n_embd=56, n_head=4, n_inner=115)
+    ref.save_pretrained(tmp_path)
+    for ours in (zoo.from_hf(ref), zoo.from_hf(tmp_path)):
+        assert ours.config.mlp_hidden == 115
+        assert ours.transformer.blocks[0].ffn.fc1.weight.shape == (115, 56)
+        assert_parity(ours, ref, ids(101))
 
 
 @pytest.mark.parametrize("tied,kv_heads,theta", [(False, 2, 10000.0), (True, 2, 500000.0), (False, 4, 1e5),

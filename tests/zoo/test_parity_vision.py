@@ -9,7 +9,7 @@ from timm.models.vision_transformer import VisionTransformer as TimmViT
 
 import zoo
 from tests.helpers import randomize
-from zoo.convert.hf import UnsupportedConfigError
+from zoo.convert.common import UnsupportedConfigError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()

@@ -1,10 +1,16 @@
-"""Helpers every converter shares: renaming keys, refusing unsupported configs."""
+"""Helpers every converter shares: renaming keys, splitting fused q/k/v, activation names,
+refusing unsupported configs, loading the converted weights."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
+from torch import nn
+
+from zoo.io import check_state_dict
+from zoo.registry import build_model
 
 
 class UnsupportedConfigError(ValueError):
@@ -18,6 +24,29 @@ def require(cfg: dict[str, Any], key: str, allowed: tuple, default: Any = None) 
                                      f"supported: {', '.join(map(repr, allowed))}")
 
 
+# Foreign activation names -> ours (backbones/ffn.py). HF's "gelu_new" and "gelu_pytorch_tanh" are both
+# the tanh approximation; timm names modules, and a GELU(approximate="tanh") is looked up as "GELUTanh".
+HF_ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",
+                  "quick_gelu": "quick_gelu"}
+TIMM_ACTIVATIONS = {"GELU": "gelu", "GELUTanh": "gelu_tanh", "QuickGELU": "quick_gelu", "ReLU": "relu"}
+
+
+def hf_activation(cfg: dict[str, Any], key: str, default: str) -> str:
+    """Our name for the activation an HF config names under `key` (hidden_act, activation_function);
+    UnsupportedConfigError names the value and the supported ones."""
+    require(cfg, key, tuple(HF_ACTIVATIONS), default)
+    return HF_ACTIVATIONS[cfg.get(key, default)]
+
+
+def square(value: int | Sequence[int], what: str, source: str) -> int:
+    """An image or patch size given as one int or a (height, width) pair -> one int; non-square is refused."""
+    sizes = (value, value) if isinstance(value, int) else tuple(value)
+    if len(sizes) != 2 or sizes[0] != sizes[1]:
+        raise UnsupportedConfigError(f"{source} has non-square {what} {'x'.join(map(str, sizes))}; "
+                                     "supported: one size or an equal (height, width) pair")
+    return int(sizes[0])
+
+
 def block_key(key: str, layers: str, block: dict[str, str]) -> str:
     """Rename a per-layer key: `layers` is the foreign prefix regex (e.g. r"encoder\.layer"), `block` maps
     the foreign sub-module name to ours; the suffix (".weight", ".bias", "" for bare parameters) is kept.
@@ -27,6 +56,21 @@ def block_key(key: str, layers: str, block: dict[str, str]) -> str:
         raise KeyError(key)
     layer, name, suffix = m.groups()
     return f"transformer.blocks.{layer}.{block[name]}{suffix}"
+
+
+def key_map(top: dict[str, str | None], layers: str, block: dict[str, str], prefix: str = "",
+            skip: str | None = None) -> Callable[[str], str | None]:
+    """The rename every converter uses, for `rename_all`: drop the foreign model's `prefix` (e.g. "bert."),
+    then whole names from `top` (None drops the tensor), per-layer keys matching the regex `skip` dropped
+    (buffers we recompute), the rest through `block_key`."""
+    def rename(key: str) -> str | None:
+        key = key.removeprefix(prefix)
+        if key in top:
+            return top[key]
+        if skip is not None and re.fullmatch(skip, key):
+            return None
+        return block_key(key, layers, block)
+    return rename
 
 
 def rename_all(state: dict[str, torch.Tensor], rename: Callable[[str], str | None],
@@ -44,3 +88,31 @@ def rename_all(state: dict[str, torch.Tensor], rename: Callable[[str], str | Non
     if unknown:
         raise ValueError(f"{source}: {len(unknown)} parameter(s) this converter does not know: {unknown[:20]}")
     return out
+
+
+def split_fused_qkv(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Split every `<block>.attn.qkv.{weight,bias}` (3D, ...) into attn.q_proj, k_proj, v_proj, in that
+    order, along dim 0 (the output features, Linear layout); other keys pass through."""
+    out = {}
+    for key, value in state.items():
+        prefix, fused, kind = key.partition(".attn.qkv.")
+        if not fused:
+            out[key] = value
+            continue
+        for name, part in zip(("q_proj", "k_proj", "v_proj"), value.chunk(3, dim=0)):
+            out[f"{prefix}.attn.{name}.{kind}"] = part
+    return out
+
+
+def build_converted(config: Any, state: dict[str, torch.Tensor], source: str) -> nn.Module:
+    """Build our model for `config` and load the converted `state` into it, in eval mode. Tied aliases
+    (LM head = token embedding) absent from `state` are filled from the tensor they share; then every
+    missing, unexpected or reshaped tensor is listed (CheckpointMismatchError) before anything loads."""
+    model = build_model(config)
+    state = dict(state)
+    for alias, name in model.tied_parameters().items():
+        if alias not in state and name in state:
+            state[alias] = state[name]
+    check_state_dict(model, state, source)
+    model.load_state_dict(state)
+    return model.eval()

@@ -9,10 +9,9 @@ import torch
 from torch import nn
 
 from zoo.convert import hf_bert, hf_gpt2, hf_llama, hf_vit
-from zoo.convert.common import UnsupportedConfigError
-from zoo.io import check_state_dict, load_torch_checkpoint
+from zoo.convert.common import UnsupportedConfigError, build_converted
+from zoo.io import load_torch_checkpoint
 from zoo.pretrained import read_safetensors
-from zoo.registry import build_model
 
 
 def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
@@ -34,7 +33,9 @@ def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Te
                             "model.safetensors.index.json or pytorch_model.bin")
 
 
-CONVERTERS = {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit}  # HF model_type -> module
+# HF model_type -> module with config_from_hf(cfg, state) -> our config and
+# convert_state_dict(state, our config, source) -> our state dict.
+CONVERTERS = {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit}
 
 
 def from_hf(obj: Any) -> nn.Module:
@@ -53,11 +54,4 @@ def from_hf(obj: Any) -> nn.Module:
                                      f"supported: {sorted(CONVERTERS)}")
     converter = CONVERTERS[model_type]
     config = converter.config_from_hf(cfg, state)
-    ours = converter.convert_state_dict(state, cfg, source)
-    model = build_model(config)
-    for alias, name in model.tied_parameters().items():
-        if alias not in ours and name in ours:
-            ours[alias] = ours[name]
-    check_state_dict(model, ours, source)
-    model.load_state_dict(ours)
-    return model.eval()
+    return build_converted(config, converter.convert_state_dict(state, config, source), source)

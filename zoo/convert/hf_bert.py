@@ -11,21 +11,17 @@ from typing import Any
 import torch
 
 from zoo.bert import BertConfig
-from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, require
 
-ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
-
-
-def _strip(key: str) -> str:
-    return key.removeprefix("bert.")
+_PREFIX = "bert."  # BertFor* wrap a BertModel named `bert`
 
 
 def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> BertConfig:
     require(cfg, "position_embedding_type", ("absolute", None), "absolute")
-    require(cfg, "hidden_act", tuple(ACTIVATIONS), "gelu")
+    act = hf_activation(cfg, "hidden_act", "gelu")
     require(cfg, "is_decoder", (False, None))
     require(cfg, "add_cross_attention", (False, None))
-    keys = {_strip(k) for k in state}
+    keys = {k.removeprefix(_PREFIX) for k in state}
     if any(k.startswith("cls.predictions.") for k in keys):
         head, num_classes = "mlm", 0
     elif "classifier.weight" in keys:
@@ -38,7 +34,7 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> BertC
     return BertConfig(vocab_size=cfg["vocab_size"], max_positions=cfg["max_position_embeddings"],
                       type_vocab_size=cfg.get("type_vocab_size", 2), dim=cfg["hidden_size"],
                       depth=cfg["num_hidden_layers"], num_heads=cfg["num_attention_heads"],
-                      mlp_hidden=cfg["intermediate_size"], act=ACTIVATIONS[cfg.get("hidden_act", "gelu")],
+                      mlp_hidden=cfg["intermediate_size"], act=act,
                       norm_eps=cfg.get("layer_norm_eps", 1e-12), dropout=cfg.get("hidden_dropout_prob", 0.1),
                       attn_dropout=cfg.get("attention_probs_dropout_prob", 0.1), head=head,
                       num_classes=num_classes, pad_id=cfg.get("pad_token_id") or 0)
@@ -70,17 +66,8 @@ _BLOCK = {"attention.self.query": "attn.q_proj", "attention.self.key": "attn.k_p
           "output.dense": "ffn.fc2", "output.LayerNorm": "norm2"}
 
 
-def _rename_for(head: str):
-    def rename(key: str) -> str | None:
-        key = _strip(key)
-        if key in _TOP:
-            new = _TOP[key]
-            # A pooler in an MLM checkpoint (BertForPreTraining-style) has no place in an MLM model.
-            return None if head == "mlm" and key.startswith("pooler.") else new
-        return block_key(key, r"encoder\.layer", _BLOCK)
-    return rename
-
-
-def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:
-    head = config_from_hf(cfg, state).head
-    return rename_all(state, _rename_for(head), source)
+def convert_state_dict(state: dict[str, torch.Tensor], config: BertConfig, source: str) -> dict[str, torch.Tensor]:
+    top = _TOP
+    if config.head == "mlm":  # a pooler in an MLM checkpoint (BertForPreTraining-style) has no place in ours
+        top = {**_TOP, **{k: None for k in _TOP if k.startswith("pooler.")}}
+    return rename_all(state, key_map(top, r"encoder\.layer", _BLOCK, prefix=_PREFIX), source)

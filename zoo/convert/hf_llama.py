@@ -6,12 +6,11 @@ permuted by HF's own conversion script), so q/k need no permutation here.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import torch
 
-from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, key_map, rename_all, require
 from zoo.llama import LlamaConfig
 
 
@@ -38,22 +37,16 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> Llama
                        tie_embeddings=cfg.get("tie_word_embeddings", False))
 
 
+_TOP = {"embed_tokens.weight": "embed.tokens.weight", "norm.weight": "transformer.norm.weight",
+        "lm_head.weight": "head.proj.weight"}
 _BLOCK = {"input_layernorm": "norm1", "post_attention_layernorm": "norm2",
           "self_attn.q_proj": "attn.q_proj", "self_attn.k_proj": "attn.k_proj",
           "self_attn.v_proj": "attn.v_proj", "self_attn.o_proj": "attn.o_proj",
           "mlp.gate_proj": "ffn.gate", "mlp.up_proj": "ffn.up", "mlp.down_proj": "ffn.down"}
+_RENAME = key_map(_TOP, r"layers", _BLOCK, prefix="model.",
+                  skip=r"layers\.\d+\.self_attn\.rotary_emb\.inv_freq")  # a buffer we recompute from rope_theta
 
 
-def _rename(key: str) -> str | None:
-    key = key.removeprefix("model.")
-    top = {"embed_tokens.weight": "embed.tokens.weight", "norm.weight": "transformer.norm.weight",
-           "lm_head.weight": "head.proj.weight"}
-    if key in top:
-        return top[key]
-    if re.fullmatch(r"layers\.\d+\.self_attn\.rotary_emb\.inv_freq", key):
-        return None  # a buffer we recompute from rope_theta
-    return block_key(key, r"layers", _BLOCK)
-
-
-def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:
-    return rename_all(state, _rename, source)
+def convert_state_dict(state: dict[str, torch.Tensor], config: LlamaConfig,
+                       source: str) -> dict[str, torch.Tensor]:
+    return rename_all(state, _RENAME, source)

@@ -19,29 +19,16 @@ from typing import Any
 
 import torch
 
-from zoo.convert.common import UnsupportedConfigError, block_key, rename_all, require
+from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, require, square
 from zoo.vit import VitConfig
 
-ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",
-               "quick_gelu": "quick_gelu"}
-
-
-def _square(cfg: dict[str, Any], key: str) -> int:
-    value = cfg.get(key)
-    a, b = (value, value) if isinstance(value, int) else tuple(value)
-    if a != b:
-        raise UnsupportedConfigError(f"vit config has non-square {key}={value!r}")
-    return int(a)
-
-
-def _strip(key: str) -> str:
-    return key.removeprefix("vit.")
+_PREFIX = "vit."  # ViTFor* wrap a ViTModel named `vit`
 
 
 def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> VitConfig:
-    require(cfg, "hidden_act", tuple(ACTIVATIONS), "gelu")
+    act = hf_activation(cfg, "hidden_act", "gelu")
     require(cfg, "pooler_act", ("tanh",), "tanh")
-    keys = {_strip(k) for k in state}
+    keys = {k.removeprefix(_PREFIX) for k in state}
     if any(k.startswith("decoder.") for k in keys):
         raise UnsupportedConfigError("ViTForMaskedImageModeling (decoder.*) is not supported; "
                                      "convert its ViTModel (model.vit) instead")
@@ -56,11 +43,12 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> VitCo
     else:
         num_classes = 0
     dim = cfg["hidden_size"]
-    return VitConfig(image_size=_square(cfg, "image_size"), patch_size=_square(cfg, "patch_size"),
+    return VitConfig(image_size=square(cfg["image_size"], "image_size", "vit config"),
+                     patch_size=square(cfg["patch_size"], "patch_size", "vit config"),
                      in_chans=cfg.get("num_channels", 3), num_classes=num_classes, dim=dim,
                      depth=cfg["num_hidden_layers"], num_heads=cfg["num_attention_heads"],
                      mlp_ratio=cfg["intermediate_size"] / dim, qkv_bias=cfg.get("qkv_bias", True),
-                     act=ACTIVATIONS[cfg.get("hidden_act", "gelu")], pooler=pooler,
+                     act=act, pooler=pooler,
                      norm_eps=cfg.get("layer_norm_eps", 1e-12), dropout=cfg.get("hidden_dropout_prob", 0.0))
 
 
@@ -85,14 +73,8 @@ _BLOCK = {  # checkpoint names, then transformers 5.x module names
     "attention.o_proj": "attn.o_proj", "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2",
     "layernorm_before": "norm1", "layernorm_after": "norm2",
 }
+_RENAME = key_map(_TOP, r"(?:encoder\.layer|layers)", _BLOCK, prefix=_PREFIX)
 
 
-def _rename(key: str) -> str | None:
-    key = _strip(key)
-    if key in _TOP:
-        return _TOP[key]
-    return block_key(key, r"(?:encoder\.layer|layers)", _BLOCK)
-
-
-def convert_state_dict(state: dict[str, torch.Tensor], cfg: dict[str, Any], source: str) -> dict[str, torch.Tensor]:
-    return rename_all(state, _rename, source)
+def convert_state_dict(state: dict[str, torch.Tensor], config: VitConfig, source: str) -> dict[str, torch.Tensor]:
+    return rename_all(state, _RENAME, source)

@@ -14,36 +14,28 @@ reshapes qkv output as (B, N, 3, H, Dh)); `attn.proj` -> `attn.o_proj`;
 """
 from __future__ import annotations
 
-
 import torch
 from torch import nn
 
-from zoo.io import check_state_dict
-from zoo.convert.common import UnsupportedConfigError, block_key, rename_all
-from zoo.registry import build_model
+from zoo.convert.common import (TIMM_ACTIVATIONS, UnsupportedConfigError, build_converted, key_map, rename_all,
+                                square, split_fused_qkv)
 from zoo.vit import VisionTransformer, VitConfig
 
-_ACTIVATIONS = {"GELU": "gelu", "GELUTanh": "gelu_tanh", "QuickGELU": "quick_gelu", "ReLU": "relu"}
+_SOURCE = "timm VisionTransformer"
 
 
-def _unsupported(what: str) -> UnsupportedConfigError:
-    return UnsupportedConfigError(f"timm VisionTransformer with {what} is not supported by from_timm")
+def _unsupported(what: str, supported: str = "") -> UnsupportedConfigError:
+    return UnsupportedConfigError(f"{_SOURCE} with {what} is not supported by from_timm"
+                                  + (f"; supported: {supported}" if supported else ""))
 
 
 def _activation(act: nn.Module) -> str:
     name = type(act).__name__
     if name == "GELU" and getattr(act, "approximate", "none") == "tanh":
         name = "GELUTanh"
-    if name not in _ACTIVATIONS:
-        raise _unsupported(f"MLP activation {name}; supported: {sorted(_ACTIVATIONS)}")
-    return _ACTIVATIONS[name]
-
-
-def _square(value, what: str) -> int:
-    a, b = (value, value) if isinstance(value, int) else tuple(value)
-    if a != b:
-        raise _unsupported(f"non-square {what} {a}x{b}")
-    return int(a)
+    if name not in TIMM_ACTIVATIONS:
+        raise _unsupported(f"MLP activation {name}", ", ".join(sorted(TIMM_ACTIVATIONS)))
+    return TIMM_ACTIVATIONS[name]
 
 
 def _check_supported(model: nn.Module) -> None:
@@ -57,7 +49,7 @@ def _check_supported(model: nn.Module) -> None:
     if getattr(model, "dist_token", None) is not None:
         raise _unsupported("a distillation token (DeiT distilled)")
     if model.global_pool not in ("token", "avg"):
-        raise _unsupported(f"global_pool={model.global_pool!r}; supported: 'token', 'avg'")
+        raise _unsupported(f"global_pool={model.global_pool!r}", "'token', 'avg'")
     if getattr(model, "attn_pool", None) is not None or getattr(model, "pool_include_prefix", False):
         raise _unsupported("attention pooling or pool_include_prefix=True")
     if isinstance(model.norm, nn.Identity) and isinstance(model.fc_norm, nn.Identity):
@@ -105,7 +97,7 @@ def config_from_timm(model: nn.Module) -> VitConfig:
     dim = model.embed_dim
     ls = block.ls1
     return VitConfig(
-        image_size=_square(pe.img_size, "img_size"), patch_size=_square(pe.patch_size, "patch_size"),
+        image_size=square(pe.img_size, "img_size", _SOURCE), patch_size=square(pe.patch_size, "patch_size", _SOURCE),
         in_chans=pe.proj.in_channels, num_classes=model.num_classes if isinstance(model.head, nn.Linear) else 0,
         dim=dim, depth=len(model.blocks), num_heads=block.attn.num_heads,
         mlp_ratio=block.mlp.fc1.out_features / dim, qkv_bias=block.attn.qkv.bias is not None,
@@ -125,33 +117,17 @@ _TOP = {"cls_token": "patch_embed.cls_token", "reg_token": "patch_embed.reg_toke
         "fc_norm.bias": "head.norm.bias", "head.weight": "head.fc.weight", "head.bias": "head.fc.bias"}
 _BLOCK = {"norm1": "norm1", "norm2": "norm2", "attn.qkv": "attn.qkv", "attn.proj": "attn.o_proj",
           "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2", "ls1.gamma": "ls1.gamma", "ls2.gamma": "ls2.gamma"}
+_RENAME = key_map(_TOP, r"blocks", _BLOCK)
 
 
-def _rename(key: str) -> str:
-    if key in _TOP:
-        return _TOP[key]
-    return block_key(key, r"blocks", _BLOCK)
-
-
-def convert_state_dict(state: dict[str, torch.Tensor],
-                       source: str = "timm VisionTransformer") -> dict[str, torch.Tensor]:
-    """timm state dict -> ours: renamed, fused qkv (3D, D) split into q_proj, k_proj, v_proj."""
-    out = {}
-    for key, value in rename_all(state, _rename, source).items():
-        if ".attn.qkv." in key:
-            prefix, kind = key.split(".attn.qkv.")
-            for name, part in zip(("q_proj", "k_proj", "v_proj"), value.chunk(3, dim=0)):
-                out[f"{prefix}.attn.{name}.{kind}"] = part.clone()
-        else:
-            out[key] = value.detach().clone()
-    return out
+def convert_state_dict(state: dict[str, torch.Tensor], source: str = _SOURCE) -> dict[str, torch.Tensor]:
+    """timm state dict -> ours: renamed, fused qkv (3D, D) split into q_proj, k_proj, v_proj.
+    The tensors are copies: the result shares no memory with the timm model."""
+    return {key: value.detach().clone() for key, value in split_fused_qkv(rename_all(state, _RENAME, source)).items()}
 
 
 def from_timm(model: nn.Module) -> VisionTransformer:
     """A timm VisionTransformer instance -> our VisionTransformer with the same weights, in eval mode."""
     config = config_from_timm(model)
     ours = convert_state_dict(dict(model.state_dict()), type(model).__name__)
-    vit = build_model(config)
-    check_state_dict(vit, ours, f"timm {type(model).__name__}")
-    vit.load_state_dict(ours)
-    return vit.eval()
+    return build_converted(config, ours, f"timm {type(model).__name__}")
