@@ -7,7 +7,7 @@ import transformers
 
 import zoo
 from zoo.io import CheckpointMismatchError, CorruptCheckpointError
-from zoo.convert.hf import UnsupportedConfigError
+from zoo.convert.common import UnsupportedConfigError
 
 
 def test_token_id_outside_vocabulary():
