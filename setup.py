@@ -16,7 +16,7 @@ setup(
     description="Text, vision and audio Transformers on one shared block library",
     packages=find_packages(include=["zoo", "zoo.*", "backbones", "backbones.*", "heads", "heads.*",
                                     "data", "data.*"]),
-    package_data={"data": ["corpus/*", "corpus/*/*"], "backbones": ["csrc/*.cpp"]},
+    package_data={"data": ["corpus/*", "corpus/*/*"], "backbones": ["inference/csrc/*.cpp"]},
     python_requires=">=3.10",
     install_requires=requirements("requirements.txt"),
     extras_require={"test": requirements("requirements-test.txt")},

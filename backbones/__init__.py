@@ -8,7 +8,7 @@ from backbones.attention import MultiHeadAttention, attend, available_backends
 from backbones.block import Block, LayerScale
 from backbones.ffn import Mlp, SwiGLU
 from backbones.kv_cache import CrossKVCache, KVCache
-from backbones.linear import Linear, pack_for_inference
+from backbones.inference import pack_for_inference
 from backbones.masks import (
     block_diagonal_mask,
     cache_slots_mask,
@@ -24,7 +24,7 @@ from backbones.transformer import Transformer
 
 __all__ = [
     "Block", "CrossKVCache", "KVCache", "LayerNorm", "LayerScale", "LearnedPositions",
-    "Linear", "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
+    "Mlp", "MultiHeadAttention", "RMSNorm", "RotaryEmbedding", "SwiGLU", "Transformer",
     "attend", "available_backends", "block_diagonal_mask", "cache_slots_mask", "causal_mask", "pack_for_inference",
     "padding_mask", "prefix_mask", "resample_grid_positions", "sincos_2d", "sinusoid_table",
 ]

@@ -21,9 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear, project
 from backbones.masks import combine, ensure_nonempty_rows
-from backbones.precision import cast_for_autocast
+from backbones.precision import InputProjections, cast_for_autocast
 
 BACKENDS = ("xformers", "sdpa", "math")
 
@@ -179,17 +178,18 @@ class MultiHeadAttention(nn.Module):
         if num_heads % self.num_kv_heads:
             raise ValueError(f"num_kv_heads ({self.num_kv_heads}) must divide num_heads ({num_heads})")
         kv_dim = kv_dim or dim
-        self.q_proj = Linear(dim, num_heads * self.head_dim, bias=bias)
+        self.q_proj = nn.Linear(dim, num_heads * self.head_dim, bias=bias)
         # Whisper's k_proj has no bias while q and v do, hence the separate switch.
-        self.k_proj = Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
-        self.v_proj = Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
-        self.o_proj = Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
+        self.k_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias if k_bias is None else k_bias)
+        self.v_proj = nn.Linear(kv_dim, self.num_kv_heads * self.head_dim, bias=bias)
+        self.o_proj = nn.Linear(num_heads * self.head_dim, dim, bias=bias if out_bias is None else out_bias)
+        # Self-attention's q, k and v read one input: x cast once, then each projection (cross: None).
+        self.in_proj = None if cross else InputProjections()
         self.cross = cross
         self.rope = rope
         self.dropout = dropout
         self.backend = backend
         self.kv_cache: nn.Module | None = None
-        self.fused_inference = None  # backbones.linear.FusedLinear (one GEMM for q, k, v) once packed
 
     def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
         b, t, _ = x.shape
@@ -197,9 +197,8 @@ class MultiHeadAttention(nn.Module):
 
     def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
-        x = cast_for_autocast(x)  # once for q, k and v (inference under autocast)
         if not self.cross:
-            q, k, v = project(x, (self.q_proj, self.k_proj, self.v_proj), self.fused_inference)
+            q, k, v = self.in_proj(x, (self.q_proj, self.k_proj, self.v_proj))
             q = self._heads(q, self.num_heads)  # (B, H, Tq, Dh)
             k = self._heads(k, self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             v = self._heads(v, self.num_kv_heads)  # (B, Hkv, Tq, Dh)

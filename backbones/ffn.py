@@ -13,8 +13,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.dropout import apply_dropout
-from backbones.linear import Linear, project
-from backbones.precision import cast_for_autocast
+from backbones.precision import InputProjections
 
 
 class QuickGELU(nn.Module):
@@ -40,9 +39,9 @@ def make_activation(name: str) -> nn.Module:
 class Mlp(nn.Module):
     def __init__(self, dim: int, hidden: int, act: str = "gelu", bias: bool = True, dropout: float = 0.0):
         super().__init__()
-        self.fc1 = Linear(dim, hidden, bias=bias)
+        self.fc1 = nn.Linear(dim, hidden, bias=bias)
         self.act = make_activation(act)
-        self.fc2 = Linear(hidden, dim, bias=bias)
+        self.fc2 = nn.Linear(hidden, dim, bias=bias)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -53,14 +52,13 @@ class Mlp(nn.Module):
 class SwiGLU(nn.Module):
     def __init__(self, dim: int, hidden: int, bias: bool = False, dropout: float = 0.0):
         super().__init__()
-        self.gate = Linear(dim, hidden, bias=bias)
-        self.up = Linear(dim, hidden, bias=bias)
-        self.down = Linear(hidden, dim, bias=bias)
+        self.gate = nn.Linear(dim, hidden, bias=bias)
+        self.up = nn.Linear(dim, hidden, bias=bias)
+        self.down = nn.Linear(hidden, dim, bias=bias)
+        self.in_proj = InputProjections()  # gate and up: x cast once, then each projection
         self.drop = nn.Dropout(dropout)
-        self.fused_inference = None  # backbones.linear.FusedLinear (one GEMM for gate and up) once packed
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = cast_for_autocast(x)  # once for gate and up (inference under autocast)
-        gate, up = project(x, (self.gate, self.up), self.fused_inference)
+        gate, up = self.in_proj(x, (self.gate, self.up))
         x = self.down(F.silu(gate) * up)  # (B, T, D)
         return apply_dropout(x, self.drop)

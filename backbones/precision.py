@@ -1,4 +1,4 @@
-"""Mixed precision helpers shared by the blocks.
+"""Inputs that feed several projections: one autocast cast, and the module that runs the projections.
 
 Under `torch.autocast` every Linear casts its input to the autocast dtype on
 its own, so an input that feeds several projections (attention's q, k and v;
@@ -7,10 +7,16 @@ it once up front; autocast then sees the right dtype and copies nothing. It
 only acts when no gradient is needed: in training, autocast's per-projection
 casts make the three gradients meet in fp32, and we keep that numerics as the
 references have it.
+
+`InputProjections` runs those projections: a parameterless module, so that a
+model transform can swap it for one that computes them differently (inference
+packing, backbones/inference, runs them as one fused product) while the
+Linears, their parameters and state_dict keys stay where they are.
 """
 from __future__ import annotations
 
 import torch
+from torch import nn
 
 
 def cast_for_autocast(x: torch.Tensor) -> torch.Tensor:
@@ -22,3 +28,12 @@ def cast_for_autocast(x: torch.Tensor) -> torch.Tensor:
         return x
     dtype = torch.get_autocast_dtype(device)
     return x if x.dtype == dtype else x.to(dtype)
+
+
+class InputProjections(nn.Module):
+    """x through several Linears that read it: cast once for autocast, then each layer."""
+
+    def forward(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, ...]:
+        """x (..., K) -> one (..., N_i) output per layer."""
+        x = cast_for_autocast(x)
+        return tuple(layer(x) for layer in layers)

@@ -13,15 +13,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear
-
 
 class PreLogits(nn.Module):
     """BERT's pooler: dense + tanh on the pooled token."""
 
     def __init__(self, dim: int):
         super().__init__()
-        self.fc = Linear(dim, dim)
+        self.fc = nn.Linear(dim, dim)
         self.act = nn.Tanh()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -38,7 +36,7 @@ class ClassifierHead(nn.Module):
         self.norm = norm or nn.Identity()
         self.pre_logits = pre_logits or nn.Identity()
         self.drop = nn.Dropout(dropout)
-        self.fc = Linear(dim, num_classes) if num_classes else nn.Identity()
+        self.fc = nn.Linear(dim, num_classes) if num_classes else nn.Identity()
 
     @property
     def num_classes(self) -> int:
@@ -46,7 +44,7 @@ class ClassifierHead(nn.Module):
 
     def reset(self, num_classes: int) -> None:
         ref = next(self.parameters(), None)
-        fc = Linear(self.dim, num_classes) if num_classes else nn.Identity()
+        fc = nn.Linear(self.dim, num_classes) if num_classes else nn.Identity()
         self.fc = fc.to(ref.device, ref.dtype) if ref is not None else fc
 
     def pooled(self, features: torch.Tensor) -> torch.Tensor:

@@ -11,13 +11,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.linear import Linear
-
 
 class CausalLMHead(nn.Module):
     def __init__(self, dim: int, vocab_size: int, bias: bool = False):
         super().__init__()
-        self.proj = Linear(dim, vocab_size, bias=bias)
+        self.proj = nn.Linear(dim, vocab_size, bias=bias)
 
     def tie_to(self, embedding: nn.Embedding) -> None:
         self.proj.weight = embedding.weight

@@ -11,18 +11,17 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.ffn import make_activation
-from backbones.linear import Linear
 
 
 class MLMHead(nn.Module):
     def __init__(self, dim: int, vocab_size: int, act: str = "gelu", norm_eps: float = 1e-12):
         super().__init__()
-        self.dense = Linear(dim, dim)
+        self.dense = nn.Linear(dim, dim)
         self.act = make_activation(act)
         self.norm = nn.LayerNorm(dim, eps=norm_eps)
         # The bias lives inside the Linear so the projection is one fused addmm (and stays
         # bf16 under autocast; a separate fp32 `+ bias` would upcast the whole (B, T, V) output).
-        self.decoder = Linear(dim, vocab_size)
+        self.decoder = nn.Linear(dim, vocab_size)
         nn.init.zeros_(self.decoder.bias)
 
     def tie_to(self, embedding: nn.Embedding) -> None:

@@ -47,6 +47,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--pack", action="store_true", help="zoo.pack_for_inference on the model (and draft): "
                    "weight copies laid out for the CPU GEMM library, bf16 batch-1 products through zoo::gemv; "
                    "faster bf16 and batched decoding, more memory")
+    p.add_argument("--no-gemv", action="store_true", help="with --pack: bf16 batch-1 products on torch's kernels "
+                   "(oneDNN) rather than zoo::gemv")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--stream", action="store_true", help="print tokens as they are generated (batch of one)")
     return p.parse_args(argv)
@@ -81,7 +83,7 @@ def main(argv=None) -> list[str]:
     if args.dtype == "bf16":
         model = model.to(torch.bfloat16)  # decoding reads every weight per token: half the bytes
     if args.pack:
-        zoo.pack_for_inference(model)
+        model = zoo.pack_for_inference(model, gemv=not args.no_gemv)
     ids, mask = batch_prompts(tokenizer, args.prompt)
     options = dict(do_sample=args.do_sample, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
                    min_p=args.min_p, repetition_penalty=args.repetition_penalty, num_beams=args.num_beams,
@@ -110,7 +112,7 @@ def main(argv=None) -> list[str]:
         draft = load_model(args.draft).eval()
         if args.dtype == "bf16":
             draft = draft.to(torch.bfloat16)
-        options.update(draft_model=zoo.pack_for_inference(draft) if args.pack else draft,
+        options.update(draft_model=zoo.pack_for_inference(draft, gemv=not args.no_gemv) if args.pack else draft,
                        num_draft_tokens=args.num_draft_tokens)
     out = generate(model, ids, args.max_new_tokens, attention_mask=mask, generator=generator, **options)
     texts = [tokenizer.decode(row[mask.shape[1]:].tolist()) for row in out]

@@ -6,7 +6,7 @@
     zoo.generate(model, input_ids, max_new_tokens=32)
 """
 from zoo import bert, gpt, llama, vit  # noqa: F401  (each registers its family and presets)
-from backbones.linear import pack_for_inference
+from backbones.inference import pack_for_inference
 from zoo.convert import from_hf, from_timm, load_directory
 from zoo.generation import GenerationConfig, generate, stream
 from zoo.pretrained import load_pretrained, save_pretrained

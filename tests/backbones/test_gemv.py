@@ -1,4 +1,5 @@
-"""backbones/gemv.py: zoo::gemv, the one-row linear kernel, equals F.linear; packing routes batch-1 calls to it."""
+"""backbones/inference/gemv.py: zoo::gemv, the bf16 one-row linear kernel, equals F.linear; packing routes
+batch-1 bf16 calls to it when asked (`gemv=True`, the default) and keeps torch's kernels otherwise."""
 import copy
 import pickle
 import subprocess
@@ -7,14 +8,16 @@ import sys
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 import zoo
-from backbones import gemv
-from backbones.linear import Linear, pack_for_inference
+from backbones.inference import FusedInputProjections, PackedLinear, gemv, pack_for_inference
+from backbones.inference.kernels import onednn_ok
 
-# Skipped only where the kernel is not meant to run (another CPU or OS, ZOO_GEMV=0); on a machine that
-# should build it, a failed build fails these tests (the fixture below), rather than skipping them.
-UNSUPPORTED = gemv._unsupported_reason()
+# Skipped only where the kernel is not meant to run (another CPU or OS: it needs AVX512-BF16); on a machine
+# that should build it, a failed build fails these tests (the fixture below), rather than skipping them.
+UNSUPPORTED = gemv.unsupported_reason()
+RUNS = UNSUPPORTED is None  # tests without needs_kernel check the kernel's use here, or torch's kernels instead
 needs_kernel = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"zoo::gemv not for this machine: {UNSUPPORTED}")
 
 
@@ -24,21 +27,14 @@ def kernel_built():
         assert gemv.available(), gemv.reason()
 
 
-# (N, K): tails in both directions (K not a multiple of the 16 / 32 lanes, N not of the 4-row blocks),
+def _bf16_layer(seed=2):
+    torch.manual_seed(seed)
+    return nn.Linear(600, 520).bfloat16().eval()
+
+
+# (N, K): tails in both directions (K not a multiple of the 32 lanes, N not of the 4-row blocks),
 # and empty weights (K = 0 gives the bias)
 SHAPES = [(1, 1), (5, 17), (77, 33), (130, 1000), (768, 768), (3, 4097), (0, 7), (5, 0), (0, 0)]
-
-
-@needs_kernel
-@pytest.mark.parametrize("bias", [True, False])
-@pytest.mark.parametrize("shape", SHAPES)
-def test_fp32_equals_linear(shape, bias):
-    torch.manual_seed(0)
-    n, k = shape
-    w, b, x = torch.randn(n, k), torch.randn(n) if bias else None, torch.randn(1, k)
-    got = gemv.linear(x, w, b)
-    assert got.shape == (1, n) and got.dtype == torch.float32
-    torch.testing.assert_close(got, F.linear(x, w, b), rtol=1e-5, atol=1e-5 * k ** 0.5)
 
 
 @needs_kernel
@@ -62,59 +58,88 @@ def test_bf16_is_the_exact_product_rounded_once(shape, bias):
 
 @needs_kernel
 def test_leading_dims_and_non_contiguous_inputs():
-    w = torch.randn(64, 40)
-    x = torch.randn(1, 1, 80)[..., ::2]  # (1, 1, 40), strided
+    w = torch.randn(64, 40).bfloat16()
+    x = torch.randn(1, 1, 80).bfloat16()[..., ::2]  # (1, 1, 40), strided
     got = gemv.linear(x, w.t().contiguous().t(), None)
     assert got.shape == (1, 1, 64)
-    torch.testing.assert_close(got, F.linear(x, w), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(got.float(), F.linear(x, w).float(), rtol=2 ** -7, atol=1e-3)
 
 
 @needs_kernel
 def test_bad_input_names_what_was_expected():
-    w = torch.randn(8, 16)
+    w = torch.randn(8, 16).bfloat16()
     with pytest.raises(RuntimeError, match="one contiguous row of 16 features"):
-        torch.ops.zoo.gemv(torch.randn(2, 16), w, None)
-    with pytest.raises(RuntimeError, match="x is BFloat16 but weight is Float"):
-        torch.ops.zoo.gemv(torch.randn(1, 16).bfloat16(), w, None)
+        torch.ops.zoo.gemv(torch.randn(2, 16).bfloat16(), w, None)
+    with pytest.raises(RuntimeError, match="x is Float but weight is BFloat16"):
+        torch.ops.zoo.gemv(torch.randn(1, 16), w, None)
     with pytest.raises(RuntimeError, match=r"bias must be a contiguous \(8,\) vector"):
-        torch.ops.zoo.gemv(torch.randn(1, 16), w, torch.randn(9))
-    with pytest.raises(RuntimeError, match="float32 or bfloat16 only"):
-        torch.ops.zoo.gemv(torch.randn(1, 16).half(), w.half(), None)
+        torch.ops.zoo.gemv(torch.randn(1, 16).bfloat16(), w, torch.randn(9).bfloat16())
+    with pytest.raises(RuntimeError, match="bfloat16 only, got Float"):  # fp32 has the transposed copy
+        torch.ops.zoo.gemv(torch.randn(1, 16), w.float(), None)
     with pytest.raises(RuntimeError, match="one contiguous row of 0 features"):
-        torch.ops.zoo.gemv(torch.randn(3, 0), torch.randn(8, 0), None)  # 3 rows, whatever K is
+        torch.ops.zoo.gemv(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)  # 3 rows, any K
     with pytest.raises(RuntimeError, match="no gradient"):
-        gemv.linear(torch.randn(1, 16), w.requires_grad_(), None)
-    assert not gemv.applies(torch.randn(2, 16), w, None)
-    assert not gemv.applies(torch.randn(3, 0), torch.randn(8, 0), None)
-    assert not gemv.applies(torch.randn(1, 16), w, torch.randn(8).bfloat16())
-    assert gemv.applies(torch.randn(1, 1, 16), w, torch.randn(8))
+        gemv.linear(torch.randn(1, 16).bfloat16(), w.requires_grad_(), None)
+
+
+def test_applies_to_one_bf16_row_on_the_cpu():
+    w, b = torch.randn(8, 16).bfloat16(), torch.randn(8).bfloat16()
+    assert gemv.applies(torch.randn(1, 1, 16).bfloat16(), w, b)
+    assert gemv.applies(torch.randn(16).bfloat16(), w, None)
+    assert not gemv.applies(torch.randn(2, 16).bfloat16(), w, None)
+    assert not gemv.applies(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)
+    assert not gemv.applies(torch.randn(1, 16).bfloat16(), w, b.float())
+    assert not gemv.applies(torch.randn(1, 16), w.float(), None)  # fp32: not the kernel's
 
 
 @needs_kernel
 def test_packed_linear_routes_bf16_one_row_to_the_kernel_without_a_copy():
-    torch.manual_seed(2)
-    layer = Linear(600, 520).bfloat16().eval()
+    layer = _bf16_layer()
     x = torch.randn(1, 1, 600, dtype=torch.bfloat16)
     want = gemv.linear(x, layer.weight.detach(), layer.bias.detach())
-    pack_for_inference(layer)
+    layer = pack_for_inference(layer)
     with torch.inference_mode():
         got = layer(x)
     assert torch.equal(got, want)
-    copies = layer.inference_weights.copies
+    copies = layer.inference.copies
     assert set(copies) == {"gemv"} and copies["gemv"].data_ptr() == layer.weight.data_ptr()
 
 
-@needs_kernel
 def test_fp32_and_batched_calls_keep_torch_kernels():
-    """fp32 one-row products stay on the transposed copy (faster there, see backbones/linear.py), and
-    two rows are never the kernel's."""
-    layer = pack_for_inference(Linear(600, 520).eval())
-    half = pack_for_inference(Linear(600, 520).bfloat16().eval())
+    """fp32 one-row products stay on the transposed copy (faster there, see kernels.py), and two rows are
+    never the kernel's."""
+    layer = pack_for_inference(nn.Linear(600, 520).eval())
+    half = pack_for_inference(_bf16_layer())
     with torch.inference_mode():
         layer(torch.randn(1, 600))
         half(torch.randn(2, 600, dtype=torch.bfloat16))
-    assert set(layer.inference_weights.copies) == {"transposed"}
-    assert "gemv" not in half.inference_weights.copies
+    assert set(layer.inference.copies) == {"transposed"}
+    assert set(half.inference.copies) == ({"onednn"} if onednn_ok(torch.bfloat16) else set())
+
+
+def test_gemv_false_keeps_bf16_one_row_products_on_torch_kernels(monkeypatch):
+    monkeypatch.setattr(gemv, "_state", {})  # as in a new process: nothing decided or built yet
+    layer = pack_for_inference(_bf16_layer(), gemv=False)
+    x = torch.randn(1, 600, dtype=torch.bfloat16)
+    with torch.inference_mode():
+        got = layer(x)
+    torch.testing.assert_close(got.float(), F.linear(x, layer.weight, layer.bias).float(), rtol=1e-2, atol=1e-2)
+    assert layer.inference.gemv is False and "ok" not in gemv._state  # the kernel was not even built
+    assert set(layer.inference.copies) == ({"onednn"} if onednn_ok(torch.bfloat16) else set())
+    model = pack_for_inference(zoo.create_model("llama_tiny").to(torch.bfloat16).eval(), gemv=False)
+    flags = {m.inference.gemv for m in model.modules() if isinstance(m, PackedLinear)}
+    flags |= {m.fused.inner.gemv for m in model.modules() if isinstance(m, FusedInputProjections)}
+    assert flags == {False} and "ok" not in gemv._state
+
+
+def test_unavailable_kernel_leaves_torch_kernels_in_charge(monkeypatch):
+    monkeypatch.setattr(gemv, "_state", {"ok": False, "reason": "test"})
+    layer = pack_for_inference(_bf16_layer())
+    x = torch.randn(1, 600, dtype=torch.bfloat16)
+    with torch.inference_mode():
+        got = layer(x)
+    torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias), rtol=1e-2, atol=1e-2)
+    assert layer.inference.gemv is False and "gemv" not in layer.inference.copies
 
 
 @needs_kernel
@@ -129,51 +154,32 @@ def test_compiled_packed_model_calls_the_kernel_in_one_graph():
     assert "zoo.gemv" in targets and "<built-in function linear>" not in targets
 
 
-def test_turned_off_by_environment(monkeypatch):
-    monkeypatch.setenv("ZOO_GEMV", "0")
-    monkeypatch.setattr(gemv, "_state", {})  # decided afresh, as in a new process
-    assert not gemv.available() and gemv.reason() == "turned off by ZOO_GEMV=0"
-
-
-def test_unavailable_kernel_leaves_torch_kernels_in_charge(monkeypatch):
-    monkeypatch.setattr(gemv, "_state", {"ok": False, "reason": "test"})
-    layer = pack_for_inference(Linear(600, 520).bfloat16().eval())
-    x = torch.randn(1, 600, dtype=torch.bfloat16)
-    with torch.inference_mode():
-        got = layer(x)
-    torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias), rtol=1e-2, atol=1e-2)
-    assert layer.inference_weights.gemv is False and "gemv" not in layer.inference_weights.copies
-
-
-@needs_kernel
 def test_fp32_models_decide_at_the_first_bf16_one_row_call():
     """Packing an fp32 model does not build the kernel; a bf16 one-row call under autocast decides then."""
-    layer = pack_for_inference(Linear(600, 520).eval())
-    assert layer.inference_weights.gemv is None
+    layer = pack_for_inference(nn.Linear(600, 520).eval())
+    assert layer.inference.gemv is None
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
         got = layer(torch.ones(1, 600))
-    assert layer.inference_weights.gemv is True and "gemv" in layer.inference_weights.copies
+    assert layer.inference.gemv is RUNS and ("gemv" in layer.inference.copies) == RUNS
     assert got.dtype == torch.bfloat16
 
 
-@needs_kernel
-def test_copied_and_pickled_packed_models_keep_the_kernel():
+def test_copied_and_pickled_packed_models_keep_the_decision():
     model = pack_for_inference(zoo.create_model("gpt_tiny").to(torch.bfloat16).eval())
     for other in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
-        flags = {m.inference_weights.gemv for m in other.modules() if isinstance(m, Linear)}
-        fused = {m.fused_inference.inner.gemv for m in other.modules() if hasattr(m, "fused_inference")}
-        assert flags == {True} and fused == {True}
-    assert not pack_for_inference(Linear(4, 4).to("meta")).inference_weights.gemv  # no CPU weights: no kernel
+        flags = {m.inference.gemv for m in other.modules() if isinstance(m, PackedLinear)}
+        fused = {m.fused.inner.gemv for m in other.modules() if isinstance(m, FusedInputProjections)}
+        assert flags == {RUNS} and fused == {RUNS}
+    assert not pack_for_inference(nn.Linear(4, 4).to("meta")).inference.gemv  # no CPU weights: no kernel
 
 
-@needs_kernel
-def test_a_packed_model_unpickled_in_a_new_process_loads_and_uses_the_kernel(tmp_path):
-    model = pack_for_inference(Linear(64, 32).bfloat16().eval())
+def test_a_packed_model_unpickled_in_a_new_process_loads_the_kernel_where_it_runs(tmp_path):
+    model = pack_for_inference(nn.Linear(64, 32).bfloat16().eval())
     path = tmp_path / "packed.pt"
     torch.save(model, path)
     script = (f"import torch; m = torch.load({str(path)!r}, weights_only=False)\n"
               "with torch.inference_mode(): m(torch.ones(1, 64, dtype=torch.bfloat16))\n"
-              "assert m.inference_weights.gemv is True and 'gemv' in m.inference_weights.copies\n"
+              f"assert m.inference.gemv is {RUNS} and ('gemv' in m.inference.copies) == {RUNS}\n"
               "print('ok')")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]

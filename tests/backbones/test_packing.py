@@ -1,4 +1,8 @@
-"""backbones/linear.py: the opt-in inference weight copy gives nn.Linear's outputs and follows the weights."""
+"""backbones/inference/packing.py: packed layers give nn.Linear's outputs, follow the weights, and swap back.
+
+Kernel expectations hold on any x86 CPU: bf16 goes to oneDNN where it runs bf16 (AVX-512 or AMX, as
+kernels.onednn_ok says), else the weight is cast once (autocast) or F.linear runs it as it is.
+"""
 import copy
 import io
 
@@ -9,13 +13,17 @@ from torch import nn
 
 import zoo
 from backbones import MultiHeadAttention, SwiGLU
-from backbones.linear import InferenceWeights, Linear, pack_for_inference
+from backbones.inference import FusedInputProjections, PackedLinear, pack_for_inference
+from backbones.inference.kernels import InferenceWeights, onednn_ok
+from backbones.precision import InputProjections
 from tests.helpers import tiny_hf_decoder
+
+BF16_ONEDNN = onednn_ok(torch.bfloat16)
 
 
 def _layer(bias=True, seed=0, dim=48):
     torch.manual_seed(seed)
-    return Linear(dim, dim - 8, bias=bias).eval()
+    return nn.Linear(dim, dim - 8, bias=bias).eval()
 
 
 # fp32 kernel per (weight width, rows): no copy below 2^18 elements; transposed copy at 1 row (and 8-256
@@ -34,17 +42,16 @@ def test_fp32_matches_linear(bias, rows, dim):
     layer = _layer(bias, dim=dim)
     x = torch.randn(rows, dim)
     want = F.linear(x, layer.weight, layer.bias)
-    pack_for_inference(layer)
+    layer = pack_for_inference(layer)
     with torch.inference_mode():
         got = layer(x)
         again = layer(x[None])  # (1, R, K): rows are the product of the leading dims
     assert got.dtype == torch.float32 and got.shape == (rows, dim - 8)
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(again[0], want, rtol=1e-5, atol=1e-5)
-    copies = layer.inference_weights
     kernel = EXPECTED_KERNEL[dim, rows]
-    assert set(copies.copies) == ({kernel} if kernel else set())  # only the layout this call used
-    assert (copies.plain is not None) == (dim == 48)
+    assert set(layer.inference.copies) == ({kernel} if kernel else set())  # only the layout this call used
+    assert (layer.inference.plain is not None) == (dim == 48)
 
 
 @pytest.mark.parametrize("shape", [(1, 48), (2, 7, 48), (0, 48)])
@@ -56,8 +63,7 @@ def test_bf16_autocast_and_bf16_weights_match_linear(shape):
     half = copy.deepcopy(layer).bfloat16()
     with torch.inference_mode():
         want_half = half(x.bfloat16())
-    pack_for_inference(layer)
-    pack_for_inference(half)
+    layer, half = pack_for_inference(layer), pack_for_inference(half)
     with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16):
         got_autocast = layer(x)
     with torch.inference_mode():
@@ -65,31 +71,37 @@ def test_bf16_autocast_and_bf16_weights_match_linear(shape):
     for got, want in ((got_autocast, want_autocast), (got_half, want_half)):
         assert got.dtype == torch.bfloat16 and got.shape == want.shape
         torch.testing.assert_close(got.float(), want.float(), rtol=1e-2, atol=1e-2)
-    assert layer.inference_weights.source[0] == torch.bfloat16  # the copy was built and used
+    assert layer.inference.source[0] == torch.bfloat16  # the copy was built and used
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_copy_follows_weight_changes(dtype):
-    layer = pack_for_inference(_layer(dim=1032)).to(dtype)  # big enough to be packed in fp32 too
-    x = torch.randn(8, 1032, dtype=dtype)  # 8 rows: a packed layout (oneDNN) serves them
-    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == torch.float32 else {"rtol": 2e-2, "atol": 2e-2}
+@pytest.mark.parametrize("mode", ["fp32", "bf16", "autocast"])
+def test_copy_follows_weight_changes(mode):
+    layer = pack_for_inference(_layer(dim=1032))  # big enough to be packed in fp32 too
+    if mode == "bf16":
+        layer = layer.to(torch.bfloat16)
+    x = torch.randn(8, 1032, dtype=torch.bfloat16 if mode == "bf16" else torch.float32)  # 8 rows: packed
+    # bf16 weights without oneDNN's bf16: F.linear on the weight as it is, nothing to copy
+    expected = {"fp32": "onednn", "bf16": "onednn" if BF16_ONEDNN else None,
+                "autocast": "onednn" if BF16_ONEDNN else "cast"}[mode]
+    tol = {"rtol": 1e-5, "atol": 1e-5} if mode == "fp32" else {"rtol": 2e-2, "atol": 2e-2}
 
     def check():
-        with torch.no_grad():
-            got = layer(x)
-        torch.testing.assert_close(got, F.linear(x, layer.weight, layer.bias).detach(), **tol)
+        with torch.no_grad(), torch.autocast("cpu", torch.bfloat16, enabled=mode == "autocast"):
+            got, want = layer(x), F.linear(x, layer.weight, layer.bias)
+        torch.testing.assert_close(got, want, **tol)
+        assert set(layer.inference.copies) == ({expected} if expected else set())
         return got
 
     first = check()
-    assert "onednn" in layer.inference_weights.copies
     with torch.no_grad():
         layer.weight.mul_(2)  # in place: the version counter moves
     check()
     layer.load_state_dict(_layer(seed=1, dim=1032).state_dict())
     check()
     layer.weight = nn.Parameter(torch.zeros_like(layer.weight))  # a new tensor: new storage
-    assert torch.equal(check(), layer.bias.detach().expand(8, 1024))
-    assert not torch.equal(first, check())
+    out = check()
+    assert torch.equal(out, layer.bias.detach().to(out.dtype).expand(8, 1024))
+    assert not torch.equal(first, out)
 
 
 def test_parameters_made_in_inference_mode_take_the_plain_path():
@@ -97,7 +109,7 @@ def test_parameters_made_in_inference_mode_take_the_plain_path():
         layer = pack_for_inference(_layer(dim=1032))
         x = torch.randn(4, 1032)
         torch.testing.assert_close(layer(x), F.linear(x, layer.weight, layer.bias))
-    assert layer.inference_weights.source is None  # no version counter to follow: nothing cached
+    assert layer.inference.source is None  # no version counter to follow: nothing cached
     with torch.inference_mode():
         attn = pack_for_inference(MultiHeadAttention(32, 4).eval())
         x = torch.randn(2, 5, 32)
@@ -111,7 +123,7 @@ def test_training_path_is_nn_linear():
     layer = pack_for_inference(_layer())
     x = torch.randn(4, 48, requires_grad=True)
     out = layer(x)
-    assert out.requires_grad and layer.inference_weights.source is None  # gradients: the copy is not even built
+    assert out.requires_grad and layer.inference.source is None  # gradients: the copy is not even built
     out.sum().backward()
     assert layer.weight.grad is not None and x.grad is not None
 
@@ -120,7 +132,7 @@ def test_copy_pickle_and_state_dict_carry_no_copy():
     layer = pack_for_inference(_layer(dim=1032))
     with torch.no_grad():
         want = layer(torch.ones(8, 1032))
-    assert layer.inference_weights.copies
+    assert layer.inference.copies
     assert set(layer.state_dict()) == {"weight", "bias"}
     clone = copy.deepcopy(layer)
     buffer = io.BytesIO()
@@ -128,19 +140,49 @@ def test_copy_pickle_and_state_dict_carry_no_copy():
     buffer.seek(0)
     loaded = torch.load(buffer, weights_only=False)
     for other in (clone, loaded):
-        assert isinstance(other.inference_weights, InferenceWeights) and not other.inference_weights.copies
+        assert type(other) is PackedLinear and isinstance(other.inference, InferenceWeights)
+        assert not other.inference.copies
         with torch.no_grad():
             torch.testing.assert_close(other(torch.ones(8, 1032)), want)
 
 
-def test_off_frees_and_rejects_non_modules():
-    model = pack_for_inference(zoo.create_model("gpt_tiny"))
-    linears = [m for m in model.modules() if isinstance(m, Linear)]
-    assert linears and all(m.inference_weights is not None for m in linears)
-    pack_for_inference(model, enabled=False)
-    assert all(m.inference_weights is None for m in linears)
+def test_packing_swaps_layers_keeps_state_dict_and_unpacking_restores_nn_linear():
+    model = zoo.create_model("llama_tiny").eval()  # attention's q/k/v, SwiGLU's gate/up, an untied head
+    gpt = zoo.create_model("gpt_tiny").eval()  # its head tied to the token embedding
+    for m in (model, gpt):
+        state = {k: v.clone() for k, v in m.state_dict().items()}
+        params = [id(p) for p in m.parameters()]
+        assert pack_for_inference(m) is m
+        kinds = {type(x) for x in m.modules()}
+        assert PackedLinear in kinds and nn.Linear not in kinds and InputProjections not in kinds
+        assert [id(p) for p in m.parameters()] == params  # the same Parameter objects: ties kept
+        assert list(m.state_dict()) == list(state)
+        assert all(torch.equal(v, state[k]) for k, v in m.state_dict().items())
+        assert pack_for_inference(m, enabled=False) is m
+        kinds = {type(x) for x in m.modules()}
+        assert PackedLinear not in kinds and FusedInputProjections not in kinds and nn.Linear in kinds
+        assert [id(p) for p in m.parameters()] == params and list(m.state_dict()) == list(state)
+    assert FusedInputProjections not in {type(x) for x in model.modules()}
+    assert gpt.head.proj.weight is gpt.embed.tokens.weight
     with pytest.raises(TypeError, match="expects an nn.Module"):
         pack_for_inference(torch.randn(3))
+
+
+def test_shared_layers_swap_once_and_subclasses_keep_their_forward():
+    class Scaled(nn.Linear):  # a subclass with its own forward (LoRA-style): not ours to replace
+        def forward(self, x):
+            return 2 * super().forward(x)
+
+    shared = nn.Linear(8, 8)
+    model = nn.Sequential(shared, nn.ReLU(), shared, Scaled(8, 8)).eval()
+    hits = []
+    shared.register_forward_hook(lambda *_: hits.append(1))
+    pack_for_inference(model)
+    assert type(model[0]) is PackedLinear and model[0] is model[2] and type(model[3]) is Scaled
+    with torch.no_grad():
+        model(torch.randn(2, 8))
+    assert len(hits) == 2  # hooks travel with the layer
+    assert type(pack_for_inference(nn.Linear(4, 4))) is PackedLinear  # a bare layer: its replacement
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
@@ -171,10 +213,22 @@ def test_fused_projections_match_and_follow_changes(autocast):
             torch.testing.assert_close(packed_ffn(x).float(), ffn(x).float(), **tol)
 
     check()
-    assert packed_attn.fused_inference.weight.shape == (64 + 32 + 32, 64)  # one product for q, k, v
+    assert type(packed_attn.in_proj) is FusedInputProjections
+    assert packed_attn.in_proj.fused.weight.shape == (64 + 32 + 32, 64)  # one product for q, k, v
+    assert packed_ffn.in_proj.fused.weight.shape == (2 * 96, 64)
     with torch.no_grad():
         for model in (attn, packed_attn):
             model.k_proj.weight.mul_(3)  # only k moves: the fused copy must notice
         for model in (ffn, packed_ffn):
             model.up.weight.add_(1)
     check()
+
+
+def test_packed_models_trace_into_one_graph():
+    """Under torch.compile packed layers make nn.Linear's calls (and zoo::gemv's, test_gemv.py): no break."""
+    for name in ("gpt_tiny", "llama_tiny"):
+        model = pack_for_inference(zoo.create_model(name).eval())
+        ids = torch.randint(0, model.config.vocab_size, (1, 3))
+        with torch.no_grad():
+            explain = torch._dynamo.explain(model)(ids)
+        assert explain.graph_break_count == 0, explain.break_reasons

@@ -1,29 +1,29 @@
-"""One-row linear layers (batch-1 decoding) through our AVX-512 kernel, `zoo::gemv` (csrc/gemv.cpp).
+"""One-row bf16 linear layers (batch-1 decoding) through our AVX-512 kernel, `zoo::gemv` (csrc/gemv.cpp).
 
 Decoding one token at batch 1 multiplies one row by every weight matrix, so
 the step is bound by reading the weights from memory. torch 2.10's CPU
 kernels stream those matrices at 17-22 GB/s in fp32 and, for bf16, at half
 that (its bf16 GEMV) or ~13 GB/s (oneDNN's packed one), so bf16 weights,
-half the bytes, gave little. `zoo::gemv` reads nn.Linear's (N, K) weight in
-place (no copy), 4 rows per thread at a time, fp32 with FMA and bf16 with
-AVX512-BF16 dot products: on a 2-core Sapphire Rapids, fp32 at about MKL's
-rate and bf16 at about the same GB/s, i.e. twice the rows per second.
+half the bytes, gave little. `zoo::gemv` reads nn.Linear's (N, K) bf16
+weight in place (no copy), 4 rows per thread at a time, with AVX512-BF16 dot
+products: on a 2-core Sapphire Rapids at about fp32's GB/s, i.e. twice the
+rows per second. (fp32 one-row products have a faster path already: the
+transposed copy in kernels.py.)
 
 The kernel is compiled on first use (`available()`, ~10-25 s once; torch
 caches the build under ~/.cache/torch_extensions) and only where it can run:
 x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, a C++ compiler and ninja
 (the `ninja` wheel in requirements.txt).
 
-Numerics: fp32 as F.linear up to summation order. bf16 multiplies bf16
-pairs exactly and sums in fp32, then rounds once; like every AVX512-BF16
-dot product it treats denormal (below ~1e-38) inputs and partial results
-as zero, where F.linear keeps them. Where
-not, or with ZOO_GEMV=0, `available()` is False, says why in `reason()`, and
-callers keep torch's kernels. It is an operator with a shape function, so
-torch.compile graphs call it like any other.
+Numerics: bf16 pairs multiplied exactly and summed in fp32, then rounded
+once, as F.linear up to summation order; like every AVX512-BF16 dot product
+it treats denormal (below ~1e-38) inputs and partial results as zero, where
+F.linear keeps them. Where the kernel cannot run, `available()` is False,
+says why in `reason()`, and callers keep torch's kernels. It is an operator
+with a shape function, so torch.compile graphs call it like any other.
 
-Callers: `backbones.linear` (`pack_for_inference`), for calls with exactly
-one row, no gradients, on CPU, in fp32 or bf16.
+Callers: backbones/inference/packing.py (`pack_for_inference(gemv=True)`),
+for calls with exactly one row, no gradients, on CPU, in bf16.
 """
 from __future__ import annotations
 
@@ -41,10 +41,11 @@ from pathlib import Path
 
 import torch
 
+from backbones.inference import torch_private
+
 SOURCE = Path(__file__).with_name("csrc") / "gemv.cpp"
 _CPU_FLAGS = ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")
-_CFLAGS = ["-O3", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512bf16", "-mfma", "-fopenmp"]
-DTYPES = (torch.float32, torch.bfloat16)
+_CFLAGS = ["-O3", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512bf16", "-fopenmp"]
 
 _state: dict = {}  # "ok": bool once decided, "reason": why not
 _lock = threading.Lock()  # one build per process, however many threads ask first
@@ -62,9 +63,8 @@ def _cpu_flags() -> set[str]:
     return set()
 
 
-def _unsupported_reason() -> str | None:
-    if os.environ.get("ZOO_GEMV", "1") == "0":
-        return "turned off by ZOO_GEMV=0"
+def unsupported_reason() -> str | None:
+    """Why this machine cannot run the kernel at all (None: it should build it)."""
     if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
         return f"needs x86-64 Linux, this is {platform.system()} {platform.machine()}"
     missing = [flag for flag in _CPU_FLAGS if flag not in _cpu_flags()]
@@ -99,9 +99,7 @@ def build_name() -> str:
 def _clear_stale_lock(name: str) -> None:
     """torch's build lock is a file that a killed build leaves behind, after which every later build waits
     on it forever. One older than _STALE_LOCK_S is removed (a real build takes 10-25 s)."""
-    from torch.utils.cpp_extension import _get_build_directory
-
-    lock = Path(_get_build_directory(name, verbose=False)) / "lock"
+    lock = Path(torch_private.build_directory(name)) / "lock"
     with contextlib.suppress(OSError):
         age = time.time() - lock.stat().st_mtime
         if age > _STALE_LOCK_S:
@@ -122,18 +120,19 @@ def _build() -> None:
 def _register_fake() -> None:
     @torch.library.register_fake("zoo::gemv")
     def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-        torch._check(math.prod(x.shape[:-1]) == 1, lambda: f"zoo::gemv takes one row, got x {tuple(x.shape)}")
-        torch._check(x.shape[-1] == weight.shape[1],
-                     lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
+        torch_private.check(math.prod(x.shape[:-1]) == 1,
+                            lambda: f"zoo::gemv takes one row, got x {tuple(x.shape)}")
+        torch_private.check(x.shape[-1] == weight.shape[1],
+                            lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
 
 
 def available() -> bool:
     """True when zoo::gemv is loaded (building it on the first call); False, with reason(), if it cannot be.
-    Decided once per process: ZOO_GEMV=0 must be set before the first call."""
+    Decided once per process."""
     with _lock:
         if "ok" not in _state:
-            reason = _unsupported_reason()
+            reason = unsupported_reason()
             if reason is None and not hasattr(torch.ops.zoo, "gemv"):
                 try:
                     _build()
@@ -151,9 +150,9 @@ def reason() -> str | None:
 
 
 def applies(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
-    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, one dtype, fp32 or bf16
-    (availability is the caller's to check, once)."""
-    return (x.is_cpu and x.dtype in DTYPES and x.dtype == weight.dtype and weight.dim() == 2
+    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, all bf16 (availability is
+    the caller's to check, once)."""
+    return (x.is_cpu and x.dtype == weight.dtype == torch.bfloat16 and weight.dim() == 2
             and x.dim() >= 1 and math.prod(x.shape[:-1]) == 1 and weight.is_cpu
             and (bias is None or (bias.dtype == x.dtype and bias.is_cpu)))
 

@@ -1,11 +1,12 @@
-// One-row linear layers for batch-1 decoding on x86 CPUs with AVX-512: y = x W^T + b, where x holds
-// a single row of K features and W is nn.Linear's (N, K) weight, read in place (no packed copy).
+// One-row bf16 linear layers for batch-1 decoding on x86 CPUs with AVX512-BF16: y = x W^T + b, where
+// x holds a single row of K features and W is nn.Linear's (N, K) weight, read in place (no packed copy).
 //
 // Decoding one token reads every weight once, so these products are bound by memory bandwidth; the
 // kernel streams 4 weight rows at a time per thread (4 independent streams), prefetching the same
-// offsets of the next 4 rows, and splits the rows across torch's intra-op threads. fp32 uses FMA; bf16 uses AVX512-BF16's
+// offsets of the next 4 rows, and splits the rows across torch's intra-op threads. It uses AVX512-BF16's
 // dot-product instruction with fp32 accumulation, rounded to bf16 once at the end as F.linear does
 // (that instruction treats denormal inputs and partial sums as zero; F.linear keeps them).
+// fp32 has no kernel here: torch's GEMM on a transposed copy of the weight already streams as fast.
 // Registered as the operator zoo::gemv(Tensor x, Tensor weight, Tensor? bias) -> Tensor.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -20,24 +21,13 @@ namespace {
 
 // Weight rows streamed together by one thread. While it reads a block of kRows rows it prefetches the
 // next block: one block ahead rather than a fixed distance, since a bf16 row of 768 features is only
-// 1.5 KB (over gpt2's matrices in turn, +20% in bf16 and +10% in fp32 over prefetching 2 KB ahead).
+// 1.5 KB (over gpt2's matrices in turn, +20% over prefetching 2 KB ahead).
 constexpr int64_t kRows = 4;
 constexpr int64_t kMinTaskBytes = 1 << 16;  // smallest share of the weight worth a thread
 
-struct F32 {
-  using T = float;
-  static constexpr int64_t kStep = 16;  // elements per 512-bit load
-  static __m512 fma(__m512 acc, const T* w, const T* x, int64_t left) {
-    if (left >= kStep) return _mm512_fmadd_ps(_mm512_loadu_ps(w), _mm512_loadu_ps(x), acc);
-    __mmask16 m = (__mmask16)((1u << left) - 1);
-    return _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w), _mm512_maskz_loadu_ps(m, x), acc);
-  }
-  static T store(float v) { return v; }
-};
-
 struct BF16 {
   using T = at::BFloat16;
-  static constexpr int64_t kStep = 32;
+  static constexpr int64_t kStep = 32;  // elements per 512-bit load
   static __m512 fma(__m512 acc, const T* w, const T* x, int64_t left) {
     __m512i wv, xv;
     if (left >= kStep) {
@@ -109,8 +99,7 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& weight, const c10::option
               "zoo::gemv: x must be one contiguous row of ", k_len, " features, got shape ", x.sizes());
   TORCH_CHECK(x.scalar_type() == weight.scalar_type(), "zoo::gemv: x is ", x.scalar_type(),
               " but weight is ", weight.scalar_type());
-  TORCH_CHECK(x.scalar_type() == at::kFloat || x.scalar_type() == at::kBFloat16,
-              "zoo::gemv: float32 or bfloat16 only, got ", x.scalar_type());
+  TORCH_CHECK(x.scalar_type() == at::kBFloat16, "zoo::gemv: bfloat16 only, got ", x.scalar_type());
   if (bias.has_value()) {
     TORCH_CHECK(bias->dim() == 1 && bias->size(0) == n_len && bias->is_contiguous() &&
                 bias->scalar_type() == x.scalar_type(),
@@ -120,11 +109,7 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& weight, const c10::option
   auto out_shape = x.sizes().vec();
   out_shape.back() = n_len;
   at::Tensor y = at::empty(out_shape, x.options());
-  if (x.scalar_type() == at::kFloat) {
-    gemv_parallel<F32>(x, weight, bias, y);
-  } else {
-    gemv_parallel<BF16>(x, weight, bias, y);
-  }
+  gemv_parallel<BF16>(x, weight, bias, y);
   return y;
 }
 

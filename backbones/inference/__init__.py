@@ -1,0 +1,11 @@
+"""CPU inference: packing a model's layers for the CPU's GEMM libraries, and zoo::gemv, our one-row kernel.
+
+- packing.py: `pack_for_inference(model)`, which swaps nn.Linear and the blocks' input projections for
+  packed layers (PackedLinear, FusedInputProjections);
+- kernels.py: which kernel serves a product of R rows (the choice table) and the weight copies for it;
+- gemv.py + csrc/gemv.cpp: zoo::gemv, the AVX512-BF16 kernel for bf16 one-row products;
+- torch_private.py: the private torch APIs the above use, listed with the torch version they were checked on.
+"""
+from backbones.inference.packing import FusedInputProjections, PackedLinear, pack_for_inference
+
+__all__ = ["FusedInputProjections", "PackedLinear", "pack_for_inference"]

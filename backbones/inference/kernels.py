@@ -1,0 +1,228 @@
+"""Which CPU kernel serves an inference linear product, and the weight copies laid out for it.
+
+`InferenceWeights` is what a packed layer (packing.py) calls instead of
+F.linear when no gradient is needed. It uses a copy of the weight cast to the
+compute dtype (the autocast dtype, else the input's) and, on CPU, laid out
+once for the kernel that serves that many rows fastest (the table below).
+Why:
+
+- under autocast, nn.Linear casts its fp32 weight to bf16 on every call,
+  which costs a third of a bf16 BERT forward on a 2-core CPU; the copy is
+  cast once;
+- torch's own CPU GEMM runs the few-row products of decoding slowly: bf16
+  at half oneDNN's packed speed, fp32 up to 2x slower than a transposed
+  (K, N) copy or oneDNN's packed layout; and MKL's packed GEMM gains 5-10%
+  on full batches;
+- bf16 one-row products (batch-1 decoding) can go to our own kernel,
+  zoo::gemv (gemv.py), which reads the weight in place and streams bf16 at
+  twice torch's rate.
+
+The outputs are those of F.linear on the same dtypes up to summation order.
+The copies are rebuilt when the weight or bias changes (their version
+counters or storage move: an optimizer step, load_state_dict, .to()), and are
+never saved or pickled; one compute dtype at a time (switching between
+autocast and plain calls rebuilds them). The cost is memory, only for the
+layouts a model's calls use: in bf16 one half-size copy of every weight; in
+fp32 one copy per layout used (MKL's packed layout takes 2.2x the weight).
+
+Legend: R rows (the product of x's leading dims), N output features, K input features.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from backbones.inference import gemv
+from backbones.inference.torch_private import (
+    is_any_autocast_enabled, mkl_linear, mkl_linear_available, mkl_pack, mkldnn_bf16_supported, module_parameters,
+    onednn_linear, onednn_pack, tensor_version,
+)
+
+# Which kernel runs a product of R rows, from timing each candidate against F.linear on a 2-core Sapphire
+# Rapids (BENCHMARKS.md gives the model-level numbers):
+# - bf16, R = 1 (batch-1 decoding), where packing chose zoo::gemv (`gemv=True`) and gemv.available(): our
+#   kernel on the weight as it is: over gpt2's 73 matrices in turn, 17-19 GB/s against 9-11 for torch's
+#   GEMV, and 1.3-1.5x oneDNN's;
+# - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x), where
+#   the CPU runs oneDNN's bf16 (AVX512-BF16 or AMX); elsewhere the weight is cast once, F.linear runs it;
+# - fp32, R = 1 (batch-1 decoding): the weight stored transposed, (K, N) contiguous, through addmm:
+#   1.1-1.3x, and 1.3x on GPT-2's 50257-way head (zoo::gemv's fp32 streamed 21-22 GB/s, below this 24);
+# - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x), the transposed
+#   copy below that (1.2-1.6x: oneDNN's ~15 us per call never pays off on small weights);
+# - fp32, R > 256, weights of 2^20 or more: MKL's packed GEMM, packed for 512 rows (1.05-1.10x; 1.1x on
+#   a whole bert_base forward). MKL packs for one row count: for 8 rows it is 0.9-1.0x, hence oneDNN there;
+# - fp32, R between 2 and 7, and weights under 2^18 elements (gpt_tiny's: the ~2 us of choosing cost
+#   more than any kernel saves): nn.Linear's own call.
+# Each copy is made the first time its kernel runs, so a model only holds the layouts its calls use.
+ONEDNN_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
+MKL_ROWS_HINT = 512
+FP32_ROWS = range(8, 257)
+FP32_MIN_COPY = 2**18
+FP32_MIN_PACKED = 2**20
+
+
+def onednn_ok(dtype: torch.dtype) -> bool:
+    """Whether oneDNN runs `dtype` on this CPU (bf16 needs AVX512-BF16 or AMX)."""
+    if not torch.backends.mkldnn.is_available():
+        return False
+    return dtype == torch.float32 or (dtype == torch.bfloat16 and mkldnn_bf16_supported())
+
+
+def fp32_kernel(rows: int, numel: int) -> str | None:
+    """The fp32 CPU kernel for `rows` rows of a weight with `numel` elements (table above); None: F.linear."""
+    if numel < FP32_MIN_COPY:
+        return None
+    if rows == 1:
+        return "transposed"
+    if rows in FP32_ROWS:
+        return "onednn" if numel >= FP32_MIN_PACKED and onednn_ok(torch.float32) else "transposed"
+    if rows > FP32_ROWS.stop - 1 and numel >= FP32_MIN_PACKED and mkl_linear_available():
+        return "mkl"
+    return None
+
+
+def _compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
+    """The dtype F.linear would compute in, or None where it would raise (left to F.linear to say)."""
+    device = x.device.type
+    if torch.is_autocast_enabled(device) and x.is_floating_point() and x.dtype != torch.float64:
+        return torch.get_autocast_dtype(device)  # autocast leaves float64 alone
+    return x.dtype if x.dtype == weight.dtype else None
+
+
+class InferenceWeights:
+    """The inference copies of one weight and bias, keyed on what they were made from: called as
+    F.linear(x, weight, bias) is, under no_grad / inference_mode."""
+
+    def __init__(self, one_row_kernel: bool | None = False) -> None:
+        self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
+        self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
+        self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
+        self.bias: torch.Tensor | None = None  # in the compute dtype
+        self.dtype: torch.dtype | None = None
+        # One-row bf16 products through zoo::gemv: True / False as pack_for_inference decided, None to
+        # decide (build the kernel) at the first such call.
+        self.gemv = one_row_kernel
+
+    def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        """x (..., K), weight (N, K), bias (N,) or None -> (..., N)."""
+        # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
+        autocast = is_any_autocast_enabled()
+        if self.plain is not None and not autocast and self.plain == (x.dtype, weight.dtype, x.is_cpu):
+            return F.linear(x, weight, bias)
+        dtype = _compute_dtype(x, weight) if autocast else (x.dtype if x.dtype == weight.dtype else None)
+        if dtype is None:
+            return F.linear(x, weight, bias)  # not ours to handle (F.linear names the mismatch)
+        try:
+            source = (dtype, tensor_version(weight), weight.data_ptr(), *(
+                (None, None) if bias is None else (tensor_version(bias), bias.data_ptr())))
+        except RuntimeError:  # parameters made under inference_mode have no version counter to follow
+            return F.linear(x, weight, bias)
+        if source != self.source:  # first call, or the weights moved on (step, load, .to())
+            self._reset(weight, bias, dtype)
+            self.source = source
+        if self.plain is not None:
+            return F.linear(x, weight, bias)
+        if x.dtype != dtype:
+            x = x.to(dtype)
+        kernel = self._kernel(x, weight, dtype)
+        if kernel is None:
+            return F.linear(x, weight, bias)
+        w = self.copies.get(kernel)
+        if w is None:
+            w = self.copies[kernel] = self._make(kernel, weight)
+        if kernel == "onednn":
+            return onednn_linear(x, w, self.bias)
+        if kernel == "gemv":
+            return gemv.linear(x, w, self.bias)
+        if kernel == "mkl":
+            return mkl_linear(x, w, weight, bias, MKL_ROWS_HINT)
+        if kernel == "transposed":
+            x2 = x.reshape(-1, x.shape[-1])  # (R, K)
+            out = torch.mm(x2, w) if bias is None else torch.addmm(bias, x2, w)  # (R, N)
+            return out.view(*x.shape[:-1], out.shape[-1])  # (..., N)
+        return F.linear(x, w, self.bias)  # "cast"
+
+    def _kernel(self, x: torch.Tensor, weight: torch.Tensor, dtype: torch.dtype) -> str | None:
+        """The table above, for x already in the compute dtype; None: F.linear on the weight as it is."""
+        rows = x.numel() // max(x.shape[-1], 1)
+        if rows == 1 and x.is_cpu and dtype == torch.bfloat16 and self._gemv_ok():
+            return "gemv"
+        if dtype == torch.float32 and x.is_cpu:
+            return fp32_kernel(rows, weight.numel())
+        if x.is_cpu and onednn_ok(dtype):
+            return "onednn"
+        return "cast"  # bf16 where oneDNN cannot run it, fp16 on CPU, CUDA under autocast: cast once
+
+    def _gemv_ok(self) -> bool:
+        if self.gemv is None:
+            self.gemv = gemv.available()
+        return self.gemv
+
+    def _reset(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
+        """Forget the old copies; decide whether any kernel can beat F.linear for these dtypes."""
+        self.copies, self.dtype = {}, dtype
+        self.bias = None if bias is None else bias.detach().to(dtype)
+        cpu = weight.device.type == "cpu"
+        small_fp32 = dtype == torch.float32 and weight.numel() < FP32_MIN_COPY
+        # fp16, and bf16 on CPUs without oneDNN's bf16 (hence without zoo::gemv's AVX512-BF16): torch's GEMM
+        no_kernel = dtype != torch.float32 and not onednn_ok(dtype)
+        no_gain = dtype == weight.dtype and (not cpu or small_fp32 or no_kernel)
+        self.plain = (dtype, weight.dtype, cpu) if no_gain else None
+
+    def _make(self, kernel: str, weight: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            w = weight.detach().to(self.dtype)
+            if kernel == "onednn":
+                return onednn_pack(w, ONEDNN_ROWS_HINT)
+            if kernel == "mkl":
+                return mkl_pack(w, MKL_ROWS_HINT)
+            if kernel == "transposed":
+                return w.t().contiguous()  # (K, N)
+            return w.contiguous()  # "gemv", "cast": the weight itself when it is already in the dtype
+
+    # A oneDNN tensor has no storage to copy or pickle; the copy is rebuilt on first use instead.
+    def __getstate__(self) -> dict:
+        return {"gemv": self.gemv}
+
+    def __setstate__(self, state: dict) -> None:
+        wanted = state.get("gemv", False)
+        self.__init__(gemv.available() if wanted else wanted)  # loads the kernel in a new process
+
+
+class FusedWeights:
+    """Several Linears that read the same input (attention's q, k, v; SwiGLU's gate and up) as ONE
+    product: their weights concatenated once, then handled as one Linear's (cast, packed). Holds copies,
+    never parameters, rebuilt when any part changes."""
+
+    def __init__(self, one_row_kernel: bool | None = False) -> None:
+        self.key: list | None = None
+        self.weight: torch.Tensor | None = None  # (sum of the layers' N, K)
+        self.bias: torch.Tensor | None = None
+        self.inner = InferenceWeights(one_row_kernel)
+
+    def __call__(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> torch.Tensor:
+        """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""
+        # module_parameters, not .weight: Module.__getattr__ would cost more than the product (small models)
+        params = [module_parameters(layer) for layer in layers]
+        parts = [t for p in params for t in (p["weight"], p["bias"])]
+        try:
+            key = [None if t is None else (tensor_version(t), t.data_ptr()) for t in parts]
+        except RuntimeError:  # parameters made under inference_mode: no version counter to follow
+            return torch.cat([F.linear(x, layer.weight, layer.bias) for layer in layers], dim=-1)
+        if key != self.key:  # built as normal tensors: `inner` keys on their version counters
+            with torch.inference_mode(False), torch.no_grad():
+                self.weight = torch.cat([layer.weight.detach() for layer in layers])
+                biases = [layer.bias for layer in layers]
+                self.bias = None if all(b is None for b in biases) else torch.cat([
+                    b.detach() if b is not None else layer.weight.new_zeros(layer.out_features)
+                    for b, layer in zip(biases, layers)])
+            self.key = key
+        return self.inner(x, self.weight, self.bias)
+
+    def __getstate__(self) -> dict:
+        return self.inner.__getstate__()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+        self.inner.__setstate__(state)  # the concatenated weights are rebuilt on first use

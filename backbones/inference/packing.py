@@ -1,0 +1,126 @@
+"""Inference packing: swap a model's layers for ones that keep weight copies laid out for the CPU's GEMMs.
+
+    model = pack_for_inference(model)  # every nn.Linear, and the blocks' input projections
+    with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+        model(x)                       # no per-call weight cast; oneDNN's packed GEMM
+
+As quantisation libraries do, packing replaces modules; the blocks read no flag and know nothing of it:
+
+- every plain nn.Linear becomes a PackedLinear: an nn.Linear subclass holding the SAME Parameter
+  objects (tied weights stay tied; state_dict keys and values are unchanged) whose calls without
+  gradients go through kernels.InferenceWeights (which kernel, which copy, and why: kernels.py);
+- every InputProjections (backbones/precision.py: attention's q/k/v, SwiGLU's gate/up) becomes a
+  FusedInputProjections, which runs them as ONE product over their concatenated weights: decoding a
+  small model is bound by per-call overhead, and one GEMM costs less than three.
+
+`enabled=False` swaps both back. Calls that need gradients take nn.Linear's path, and copies are built
+lazily on the first call without them; they are never saved or pickled (a copied or unpickled packed
+model rebuilds them). Inside torch.compile the compiler picks its own GEMM layouts, so packed layers
+make nn.Linear's call there, except bf16 one-row products, which stay on zoo::gemv: an operator the
+compiler calls, so a packed model keeps it inside `generate(compile=True)`.
+
+Legend: N output features, K input features.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from backbones.inference import gemv as gemv_kernel
+from backbones.inference.kernels import FusedWeights, InferenceWeights
+from backbones.inference.torch_private import module_parameters
+from backbones.precision import InputProjections
+
+
+class PackedLinear(nn.Linear):
+    """nn.Linear whose calls without gradients go through its inference copies (`self.inference`)."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None, *,
+                 one_row_kernel: bool | None = False) -> None:
+        super().__init__(in_features, out_features, bias, device, dtype)
+        self.inference = InferenceWeights(one_row_kernel)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x (..., K) -> (..., N), as F.linear up to summation order."""
+        if torch.is_grad_enabled():
+            return F.linear(x, self.weight, self.bias)
+        if torch.compiler.is_compiling():  # the compiler picks GEMM layouts; zoo::gemv is an op it calls
+            if self.inference.gemv and gemv_kernel.applies(x, self.weight, self.bias):
+                return gemv_kernel.linear(x, self.weight, self.bias)
+            return F.linear(x, self.weight, self.bias)
+        p = module_parameters(self)  # cheaper than .weight/.bias, which go through Module.__getattr__
+        return self.inference(x, p["weight"], p["bias"])  # (..., N)
+
+
+class FusedInputProjections(InputProjections):
+    """InputProjections as one product (`self.fused`) in eager calls without gradients; else each layer."""
+
+    def __init__(self, one_row_kernel: bool | None = False) -> None:
+        super().__init__()
+        self.fused = FusedWeights(one_row_kernel)
+
+    def forward(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, ...]:
+        """x (..., K) -> one (..., N_i) output per layer."""
+        if torch.is_grad_enabled() or torch.compiler.is_compiling():
+            return super().forward(x, layers)
+        return self.fused(x, layers).split([layer.out_features for layer in layers], dim=-1)
+
+
+_PACKING_STATE = ("inference", "fused")  # what packing adds to a module's __dict__
+
+
+def _swap(module: nn.Module, cls: type[nn.Module], **state) -> nn.Module:
+    """A `cls` that is `module` in all but its class and packing state: the same Parameter objects, buffers,
+    hooks and training flag (shared, not copied), without running cls.__init__ (which would allocate)."""
+    new = cls.__new__(cls)
+    new.__dict__.update((k, v) for k, v in vars(module).items() if k not in _PACKING_STATE)
+    new.__dict__.update(state)
+    return new
+
+
+def _replacement(module: nn.Module, enabled: bool, one_row_kernel: bool | None) -> nn.Module:
+    kind = type(module)  # exact types: a subclass (LoRA, parametrized, quantised) keeps its own forward
+    if enabled and kind in (nn.Linear, PackedLinear):
+        return _swap(module, PackedLinear, inference=InferenceWeights(one_row_kernel))
+    if enabled and kind in (InputProjections, FusedInputProjections):
+        return _swap(module, FusedInputProjections, fused=FusedWeights(one_row_kernel))
+    if not enabled and kind is PackedLinear:
+        return _swap(module, nn.Linear)
+    if not enabled and kind is FusedInputProjections:
+        return _swap(module, InputProjections)
+    return module
+
+
+def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = True) -> nn.Module:
+    """Swap every nn.Linear in `model` for a PackedLinear and every InputProjections for a
+    FusedInputProjections (enabled=False: swap them back, freeing the copies). Returns `model`, or its
+    replacement where `model` itself is one of those layers.
+
+    gemv: whether bf16 one-row products (batch-1 decoding) go to zoo::gemv, our AVX512-BF16 kernel, where
+    the CPU has one (built on first use, 10-25 s once per machine; gemv.reason() says why not), or stay
+    with torch's kernels (oneDNN). zoo::gemv streams bf16 weights at about twice their rate; it sums in
+    another order and treats denormals as zero, so the two can differ in the last bf16 bit.
+    """
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
+    # zoo::gemv serves bf16 on the CPU: built now for a model with bf16 CPU weights, so that compiled steps
+    # can call it too; otherwise (None) decided at the first bf16 one-row call (autocast, a later
+    # .to(bfloat16)), which only eager calls make.
+    one_row_kernel: bool | None = False
+    if enabled and gemv:
+        bf16_cpu = any(p.is_cpu and p.dtype == torch.bfloat16 for p in model.parameters())
+        one_row_kernel = gemv_kernel.available() if bf16_cpu else None
+    replaced: dict[int, nn.Module] = {}  # id -> replacement: a module reached by two paths is swapped once
+
+    def replace(module: nn.Module) -> nn.Module:
+        if id(module) not in replaced:
+            replaced[id(module)] = _replacement(module, enabled, one_row_kernel)
+        return replaced[id(module)]
+
+    for path, module in list(model.named_modules(remove_duplicate=False)):
+        new = replace(module)
+        if path and new is not module:  # the swapped layers have no children: parents are never swapped
+            parent, _, name = path.rpartition(".")
+            setattr(model.get_submodule(parent), name, new)
+    return replace(model)
