@@ -33,8 +33,23 @@ def test_selected_positions_give_the_full_heads_loss_and_gradients():
     logits = model(batch["input_ids"], predict=predict)
     assert logits.shape == (int(predict.sum()), model.config.vocab_size)
     torch.testing.assert_close(logits, model(batch["input_ids"])[predict], rtol=1e-5, atol=1e-5)
-    loss, metrics = mlm_loss(model, batch)
-    assert loss.item() == pytest.approx(full.item(), rel=1e-6) and 0.0 <= float(metrics["mlm_acc"]) <= 1.0
+
+
+def test_mlm_accuracy_counts_the_labelled_positions_predicted_right():
+    """Labels built from the full head's own predictions: right at 3 chosen positions, wrong at 4 others."""
+    torch.manual_seed(0)
+    model = zoo.create_model("bert_tiny", dropout=0.0, attn_dropout=0.0)
+    batch = _batch(model)
+    with torch.no_grad():
+        predicted = model(batch["input_ids"]).argmax(-1)  # (B, T): the full head, not predict=
+    labels = torch.full_like(predicted, -100)
+    right, wrong = [(0, 1), (1, 5), (2, 11)], [(0, 0), (0, 7), (1, 2), (2, 3)]
+    for i, j in right:
+        labels[i, j] = predicted[i, j]
+    for i, j in wrong:
+        labels[i, j] = (predicted[i, j] + 1) % model.config.vocab_size
+    metrics = mlm_loss(model, {**batch, "labels": labels})[1]
+    assert float(metrics["mlm_acc"]) == pytest.approx(3 / 7)
 
 
 def test_predict_errors():

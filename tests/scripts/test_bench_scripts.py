@@ -1,0 +1,90 @@
+"""scripts/benchmark.py and scripts/benchmark_generation.py: thin command lines over zoo.bench that print
+well-formed Markdown tables and write their measurements as JSON."""
+import ast
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from tests.helpers import ROOT, load_script
+
+benchmark = load_script("benchmark")
+benchmark_generation = load_script("benchmark_generation")
+
+
+def tables(text: str) -> list[list[list[str]]]:
+    """The Markdown tables in `text`, each as rows of cells (header first), checked well formed."""
+    found, current = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            assert line.endswith("|"), line
+            current.append([cell.strip() for cell in line[1:-1].split("|")])
+        elif current:
+            header, rule, *rows = current
+            assert rule == ["---"] * len(header) and rows, current
+            assert all(len(row) == len(header) and all(row) for row in rows), current
+            assert not any("nan" in cell.lower() for row in rows for cell in row), current
+            found.append(current)
+            current = []
+    return found
+
+
+@pytest.fixture
+def dynamo_limit(monkeypatch):
+    """main() raises dynamo's cache limit for the process: put it back after the test."""
+    monkeypatch.setattr(torch._dynamo.config, "cache_size_limit", torch._dynamo.config.cache_size_limit)
+
+
+def test_no_script_imports_another_script():
+    scripts = {p.stem for p in (ROOT / "scripts").glob("*.py")}
+    for name in ("benchmark", "benchmark_generation"):
+        tree = ast.parse((ROOT / "scripts" / f"{name}.py").read_text())
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module}
+        assert not imported & scripts, f"scripts/{name}.py imports {imported & scripts}"
+
+
+def test_benchmark_generation_context(tmp_path, capsys, dynamo_limit):
+    out = tmp_path / "gen.json"
+    results = benchmark_generation.main(["--quick", "--gen-sections", "context", "--context-positions", "4", "12",
+                                         "--context-steps", "2", "--threads", "1", "--json", str(out)])
+    text = capsys.readouterr().out
+    [context] = tables(text)
+    assert context[0][:2] == ["model", "ms/step at ~4"] and context[1][0] == "gpt_tiny"
+    assert "\nMachine: " in text and "generation benchmark took" in text
+    saved = json.loads(out.read_text())
+    assert set(saved) == {"machine", "others_cpu_share_at_start", "context", "others_cpu_share", "wall_s"}
+    assert saved["context"]["ratio"] == pytest.approx(results["context"]["ratio"]) > 0
+    assert len(saved["context"]["times"]["long"]) == 2
+
+
+def test_benchmark_forward_and_train(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    benchmark.main(["--quick", "--only", "forward", "train", "--models", "gpt_tiny", "--dtypes", "fp32",
+                    "--seq", "8", "--warmup", "0", "--repeats", "2", "--train-repeats", "2", "--threads", "1",
+                    "--json", str(out)])
+    forward, train = tables(capsys.readouterr().out)
+    assert forward[0][:3] == ["model", "dtype", "ours tok/s"] and forward[1][:2] == ["gpt_tiny", "fp32"]
+    assert train[0][:3] == ["model", "dtype", "ours steps/s"] and len(train) == 3
+    saved = json.loads(out.read_text())
+    assert saved["settings"]["models"] == ["gpt_tiny"] and saved["settings"]["gen_models"] is None
+    [row] = saved["forward"]
+    assert len(row["times"]["ours"]) == len(row["packed"]["times"]["packed"]) == 2 and row["ceiling"] > 0
+    assert saved["train"][0]["loss_diff"] < 1e-3
+
+
+@pytest.mark.slow  # compiles the decoding step (about a minute on 2 cores)
+def test_benchmark_generation_quick_decode_context_command(tmp_path):
+    out = tmp_path / "gen.json"
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "benchmark_generation.py"), "--quick",
+                          "--gen-sections", "decode", "context", "--gen-batches", "1", "--gen-repeats", "1",
+                          "--json", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    decode, context = tables(run.stdout)
+    assert decode[1][:2] == ["gpt_tiny", "1"] and len(context) == 2
+    saved = json.loads(out.read_text())
+    assert [r["batch"] for r in saved["decode"]] == [1] and saved["context"]["model"] == "gpt_tiny"
