@@ -1,17 +1,75 @@
-"""zoo/bench.py: the side-by-side timing the benchmark scripts share."""
+"""zoo/bench: the side-by-side timing, references, reports and options the benchmark scripts share."""
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
 import pytest
 import torch
 
-from zoo.bench import (autocast, interleaved, machine, matmul_seconds, ratio_cells, reference_pair, summarize,
-                        table)
+import zoo
+from backbones.inference.torch_private import mkldnn_bf16_supported
+import zoo.bench
+from zoo.bench import (autocast, interleaved, machine, machine_line, matmul_seconds, ratio_cells, reference_pair,
+                       summarize, table, timing)
+from zoo.bench.cli import QUICK, add_generation_arguments, generation_config
+from zoo.bench.generation import SECTIONS
+from zoo.bench.generation.bound import bytes_per_token
+from zoo.bench.generation.speculative import parse_overrides
 
 
-def test_interleaved_alternates_sides_and_times_every_call():
+class FakeClock:
+    """Stands in for the `time` module inside zoo.bench.timing: only the functions below move it."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+    def costs(self, seconds):
+        """A function that takes seconds(i) on its i-th call (warm-up included)."""
+        calls = []
+
+        def fn():
+            calls.append(None)
+            self.now += seconds(len(calls))
+        return fn
+
+
+def test_interleaved_alternates_sides_abba():
     calls = []
     times = interleaved({"ours": lambda: calls.append("o"), "ref": lambda: calls.append("r")}, warmup=1, repeats=4)
     assert calls == ["o", "r"] + ["o", "r", "r", "o", "o", "r", "r", "o"]  # warm-up, then ABBA
     assert {k: len(v) for k, v in times.items()} == {"ours": 4, "ref": 4}
-    assert all(t >= 0 for v in times.values() for t in v)
+    calls.clear()
+    interleaved({name: (lambda name=name: calls.append(name)) for name in "abc"}, warmup=0, repeats=2)
+    assert calls == ["a", "b", "c", "c", "b", "a"]
+
+
+def test_interleaved_times_each_call_of_its_own_side_after_the_warmup(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(timing, "time", clock)
+    # ours' i-th call takes i seconds, ref's always 10: the warm-up calls (1, 2) must not be in the times
+    times = interleaved({"ours": clock.costs(lambda i: float(i)), "ref": clock.costs(lambda i: 10.0)},
+                        warmup=2, repeats=4)
+    assert times == {"ours": [3.0, 4.0, 5.0, 6.0], "ref": [10.0] * 4}
+
+
+def test_a_side_twice_as_slow_gives_ratio_two(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(timing, "time", clock)
+    times = interleaved({"ours": clock.costs(lambda i: 0.5), "ref": clock.costs(lambda i: 1.0)}, warmup=1, repeats=5)
+    row = summarize(times, work=8)
+    assert row["ratio"] == pytest.approx(2.0) and row["pair_ratio_iqr"] == pytest.approx([2.0, 2.0])
+    assert row["ours_tok_s"] == pytest.approx(16.0) and row["ref_tok_s"] == pytest.approx(8.0)
+
+
+def test_interleaved_measures_at_least_the_time_a_call_sleeps():
+    times = interleaved({"sleep": lambda: time.sleep(0.02), "nothing": lambda: None}, warmup=0, repeats=3)
+    assert min(times["sleep"]) >= 0.0199
+    assert min(times["nothing"]) < 0.02 <= min(times["sleep"])
 
 
 def test_summarize_takes_the_median_over_pairs():
@@ -58,6 +116,8 @@ def test_autocast_machine_and_table():
     m = machine()
     assert m["cores"] >= 1 and m["torch"] == torch.__version__
     assert table(["a", "b"], [[1, 2]]) == "| a | b |\n|---|---|\n| 1 | 2 |"
+    line = machine_line(m, 0.25)
+    assert line.startswith(f"Machine: {m['cpu']}, {m['cores']} cores") and "used 25% of the CPUs" in line
 
 
 def test_matmul_seconds_counts_only_the_arithmetic_kernels():
@@ -67,3 +127,43 @@ def test_matmul_seconds_counts_only_the_arithmetic_kernels():
     assert mm > 0.0
     both = matmul_seconds(lambda: [a @ a for _ in range(4)])
     assert both > mm  # four GEMMs take longer than one
+
+
+def test_generation_options_fill_from_the_preset_and_explicit_flags_win():
+    p = argparse.ArgumentParser()
+    add_generation_arguments(p)
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args(["--quick", "--gen-prompt", "5", "--spec-train-steps", "7"])
+    config = generation_config(args)
+    assert config.gen_prompt == 5 and args.gen_prompt == 5  # the flag, not QUICK's
+    assert config.gen_models == tuple(QUICK["gen_models"]) and config.gen_sections == SECTIONS
+    native_bf16 = mkldnn_bf16_supported()  # bf16 training only where the CPU runs it natively
+    assert config.spec_draft_steps == 14 and config.spec_dir is None
+    assert config.spec_train_dtype == ("bf16" if native_bf16 else "fp32")
+    explicit = generation_config(p.parse_args(["--quick", "--spec-train-dtype", "bf16"]))
+    assert explicit.spec_train_dtype == "bf16"
+
+
+def test_bytes_per_token_reads_every_weight_once_and_one_position_row():
+    model = zoo.create_model("gpt_tiny")
+    table_ = model.embed.positions.weight  # (max_positions, dim)
+    weights = sum(p.numel() for p in model.parameters())
+    assert bytes_per_token(model) == 4 * (weights - (table_.shape[0] - 1) * table_.shape[1])
+    assert bytes_per_token(model.to(torch.bfloat16)) * 2 == bytes_per_token(model.float())
+
+
+def test_parse_overrides():
+    assert parse_overrides("depth=4, dim=256,,eps=1e-5,p=0.5") == {"depth": 4, "dim": 256, "eps": 1e-5, "p": 0.5}
+
+
+def test_the_bench_modules_set_no_globals(monkeypatch):
+    """The CLIs raise dynamo's cache limit in main(); running any zoo/bench module's top level must leave it alone."""
+    files = sorted(Path(zoo.bench.__file__).parent.rglob("*.py"))
+    assert len(files) > 10
+    with torch._dynamo.config.patch(recompile_limit=3):  # cache_size_limit is its alias
+        for i, path in enumerate(files):  # each run afresh, under a name of its own (removed after the test)
+            spec = importlib.util.spec_from_file_location(f"fresh_bench_module_{i}", path)
+            module = importlib.util.module_from_spec(spec)
+            monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look their module up there
+            spec.loader.exec_module(module)
+        assert torch._dynamo.config.recompile_limit == 3

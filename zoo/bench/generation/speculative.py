@@ -1,0 +1,147 @@
+"""Speculative decoding (greedy): a gpt_tiny draft and a larger target, trained on the shipped KJV
+extract by scripts/train_text.py with the same tokenizer; speculative against plain greedy target
+decoding on held-out prompts, outputs asserted identical."""
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+import zoo
+from data.lm_dataset import train_val_split
+from data.text import KJV_EXTRACT
+from data.tokenization import load_tokenizer
+from zoo.bench.config import GenerationBench
+from zoo.bench.generation.common import TARGETS
+from zoo.bench.report import BenchmarkError, met, table
+from zoo.bench.timing import interleaved
+from zoo.generation import GenerationConfig, generate, speculative_generate
+
+# The one training recipe for text models is the script's; run as a child process, since no module
+# may import a script. It sits in the repository beside this package.
+TRAIN_TEXT = Path(__file__).resolve().parents[3] / "scripts" / "train_text.py"
+
+
+def parse_overrides(text: str) -> dict:
+    """"depth=4,dim=256,norm_eps=1e-6" -> {"depth": 4, "dim": 256, "norm_eps": 1e-06}: ints, else floats."""
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, value = item.split("=")
+        try:
+            out[key.strip()] = int(value)
+        except ValueError:
+            out[key.strip()] = float(value)
+    return out
+
+
+def train_text(flags: list[str]) -> float:
+    """scripts/train_text.py with `flags` in a child process (its output passes through) on this process's
+    torch threads; returns its wall clock in seconds."""
+    command = [sys.executable, str(TRAIN_TEXT), *flags, "--threads", str(torch.get_num_threads())]
+    sys.stdout.flush()  # our progress lines before the child's
+    start = time.perf_counter()
+    if subprocess.run(command).returncode != 0:
+        raise BenchmarkError(f"speculative: training failed: {' '.join(command)}")
+    return time.perf_counter() - start
+
+
+def train_models(config: GenerationBench, work: Path):
+    """Train the draft (gpt_tiny, its tokenizer trained on the way) and the target (gpt_tiny with
+    spec_target overrides, the SAME tokenizer) into `work`; reuse them if present there."""
+    def common(steps: int) -> list[str]:
+        return ["--data", str(KJV_EXTRACT), "--steps", str(steps), "--warmup", str(max(1, min(100, steps // 5))),
+                "--eval-every", "0", "--save-every", "0", "--eval-batches", "2", "--dtype", config.spec_train_dtype,
+                "--no-progress"]
+
+    wall = {}
+    if not (work / "draft" / "model" / "config.json").exists():
+        wall["draft"] = train_text(["--model", "gpt_tiny", "--out", str(work / "draft"),
+                                    *common(config.spec_draft_steps)])
+    tokenizer = load_tokenizer(work / "draft" / "tokenizer")
+    if not (work / "target" / "model" / "config.json").exists():
+        start = time.perf_counter()
+        init = zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size, **parse_overrides(config.spec_target))
+        init.save_pretrained(work / "target_init")
+        train_text(["--model", "gpt_tiny", "--init", str(work / "target_init"),
+                    "--tokenizer", str(work / "draft" / "tokenizer"), "--out", str(work / "target"),
+                    *common(config.spec_train_steps)])
+        wall["target"] = time.perf_counter() - start
+    summaries = {k: json.loads((work / k / "summary.json").read_text()) for k in ("draft", "target")}
+    models = {k: zoo.load_pretrained(work / k / "model").eval() for k in ("draft", "target")}
+    return models, tokenizer, summaries, wall
+
+
+def acceptance(target, draft, prompts: list[torch.Tensor], reference: list[torch.Tensor], k: int, n: int) -> dict:
+    """Acceptance rate and forward counts of speculative_generate with k draft tokens per round, after
+    checking that it and generate(draft_model=) both give plain greedy's tokens."""
+    results = [speculative_generate(target, draft, p, GenerationConfig(max_new_tokens=n), k) for p in prompts]
+    via_generate = [generate(target, p, n, draft_model=draft, num_draft_tokens=k) for p in prompts]
+    for i, ((tokens, _), public, want) in enumerate(zip(results, via_generate, reference)):
+        if not (torch.equal(tokens, want) and torch.equal(public, want)):
+            raise BenchmarkError(f"speculative k={k} differs from plain greedy on prompt {i}")
+    proposed = sum(s.proposed for _, s in results)
+    accepted = sum(s.accepted for _, s in results)
+    return {"acceptance_rate": accepted / proposed if proposed else 0.0,
+            "target_forwards": sum(s.target_forwards for _, s in results),
+            "draft_forwards": sum(s.draft_forwards for _, s in results)}
+
+
+def run(config: GenerationBench) -> dict:
+    work = Path(config.spec_dir or tempfile.mkdtemp(prefix="bench_spec_"))
+    models, tokenizer, summaries, wall = train_models(config, work)
+    target, draft, n = models["target"], models["draft"], config.spec_new_tokens
+    _, held_out = train_val_split(work / "draft" / "tokens.bin", config.gen_prompt, val_fraction=0.1)
+    picks = [len(held_out) * (i + 1) // (config.spec_prompts + 1) for i in range(config.spec_prompts)]
+    prompts = [held_out[i]["input_ids"][None].long() for i in picks]  # (1, T) each
+
+    def plain():
+        return [generate(target, p, n) for p in prompts]
+
+    def speculative(k):
+        return [generate(target, p, n, draft_model=draft, num_draft_tokens=k) for p in prompts]
+
+    reference = plain()
+    stats = {k: acceptance(target, draft, prompts, reference, k, n) for k in config.spec_k}
+    fns = {"plain": plain, "draft_alone": lambda: [generate(draft, p, n) for p in prompts],
+           **{f"k={k}": (lambda k=k: speculative(k)) for k in config.spec_k}}
+    times = interleaved(fns, 1, config.spec_repeats)
+    med = {key: statistics.median(v) for key, v in times.items()}
+    tokens = n * len(prompts)
+    rows = [{"k": k, "tok_s": tokens / med[f"k={k}"], "speedup": med["plain"] / med[f"k={k}"],
+             "pair_speedups": [p / s for p, s in zip(times["plain"], times[f"k={k}"])], **stats[k]}
+            for k in config.spec_k]
+    # via_generate: the timed calls go through the public generate(draft_model=) (kept in the JSON)
+    result = {"work_dir": str(work), "summaries": summaries, "train_wall_s": wall, "via_generate": True,
+              "plain_tok_s": tokens / med["plain"], "draft_tok_s": tokens / med["draft_alone"], "rows": rows,
+              "prompts": len(prompts), "new_tokens": n, "times": times,
+              "sample": tokenizer.decode(reference[0][0].tolist()),
+              "params_m": {k: sum(p.numel() for p in m.parameters()) / 1e6 for k, m in models.items()}}
+    print(f"  speculative: plain {result['plain_tok_s']:.1f} tok/s, best k speed-up "
+          f"{max(r['speedup'] for r in rows):.2f}x", flush=True)
+    return result
+
+
+def report(s: dict, config: GenerationBench) -> str:
+    d, t, target = s["summaries"]["draft"], s["summaries"]["target"], TARGETS["speculative"]
+    return "\n".join([
+        f"\n### Speculative decoding (greedy), target {s['params_m']['target']:.1f}M params "
+        f"(gpt_tiny {config.spec_target}) with draft gpt_tiny {s['params_m']['draft']:.1f}M, trained "
+        f"{config.spec_train_steps} and {config.spec_draft_steps} steps ({config.spec_train_dtype}, batch 16 x 128) "
+        f"on the KJV extract, same tokenizer; {s['prompts']} held-out prompts x {s['new_tokens']} new tokens, "
+        f"batch 1; {config.spec_repeats} interleaved runs, medians\n",
+        f"Held-out loss: target {t['held_out_loss']:.3f} (ppl {t['held_out_ppl']:.1f}), draft "
+        f"{d['held_out_loss']:.3f} (ppl {d['held_out_ppl']:.1f}). Plain greedy: target "
+        f"{s['plain_tok_s']:.1f} tok/s, draft alone {s['draft_tok_s']:.1f} tok/s. Speculative outputs "
+        f"identical to plain greedy (asserted)"
+        f"{' (timed through generate(draft_model=))' if s['via_generate'] else ''}.\n",
+        table(["k", "tok/s", "speed-up vs plain", "acceptance rate", "target forwards / token", "target", "met"],
+              [[r["k"], f"{r['tok_s']:.1f}", f"**{r['speedup']:.2f}x**", f"{r['acceptance_rate']:.2f}",
+                f"{r['target_forwards'] / (s['prompts'] * s['new_tokens']):.2f}", f">= {target}x",
+                met(r["speedup"] >= target)] for r in s["rows"]]),
+        f"\nSample (target greedy, first prompt): {s['sample'][:240]!r}"])

@@ -1,0 +1,86 @@
+"""The references we time against, on the same weights as ours, and the check that both compute the same.
+
+    ours, ref = reference_pair("gpt2")        # a random-weight transformers model and its zoo.from_hf conversion
+    ours, ref = timm_pair("vit_tiny_patch16_224")
+
+Both sides hold the same weights by construction (the reference is built with random weights and
+converted), and dropout is off on both, so their outputs and training losses can be compared.
+"""
+from __future__ import annotations
+
+import torch
+
+import zoo
+from zoo.registry import config_from_dict
+from zoo.bench.report import BenchmarkError
+
+NO_DROPOUT = {"gpt": {"dropout": 0.0}, "bert": {"dropout": 0.0, "attn_dropout": 0.0}}
+TOLERANCE = {"fp32": 1e-3, "bf16": 0.1}  # max |ours - ref| over the logits (bf16: relative to max |ref|)
+
+
+def _hf_gpt2(c) -> torch.nn.Module:
+    import transformers
+
+    return transformers.GPT2LMHeadModel(transformers.GPT2Config(
+        vocab_size=c.vocab_size, n_positions=c.max_positions, n_embd=c.dim, n_layer=c.depth, n_head=c.num_heads,
+        n_inner=c.mlp_hidden, layer_norm_epsilon=c.norm_eps, activation_function="gelu_new",
+        tie_word_embeddings=c.tie_embeddings, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+
+
+def _hf_bert(c) -> torch.nn.Module:
+    import transformers
+
+    return transformers.BertForMaskedLM(transformers.BertConfig(
+        vocab_size=c.vocab_size, hidden_size=c.dim, num_hidden_layers=c.depth, num_attention_heads=c.num_heads,
+        intermediate_size=c.mlp_hidden, hidden_act=c.act, max_position_embeddings=c.max_positions,
+        type_vocab_size=c.type_vocab_size, layer_norm_eps=c.norm_eps,
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
+
+
+REFERENCES = {"gpt": _hf_gpt2, "bert": _hf_bert}
+
+
+def reference_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """(ours, ref) for preset `name`, dropout off: a random-weight transformers model and its from_hf conversion."""
+    info = zoo.model_info(name)
+    if info["family"] not in REFERENCES:
+        raise ValueError(f"no transformers reference for {name!r} (family {info['family']!r}); "
+                         f"expected a preset of {sorted(REFERENCES)}")
+    preset = config_from_dict(info["family"], {**info["config"], **NO_DROPOUT[info["family"]]})
+    torch.manual_seed(0)
+    ref = REFERENCES[info["family"]](preset).eval()
+    ours = zoo.from_hf(ref).eval()
+    if ours.config != preset:  # the conversion must give back exactly the preset we claim to benchmark
+        raise BenchmarkError(f"{name}: from_hf gave {ours.config}, expected {preset}")
+    return ours, ref
+
+
+def timm_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """(ours, ref) for timm model `name`, random weights, drop path off, both in eval mode: ref and its
+    zoo.from_timm conversion."""
+    import timm
+
+    torch.manual_seed(0)
+    ref = timm.create_model(name, pretrained=False, drop_path_rate=0.0).eval()
+    torch.nn.init.normal_(ref.head.weight, std=0.02)  # timm zero-initialises the head: logits would all be 0
+    return zoo.from_timm(ref).eval(), ref
+
+
+def hf_gpt2_like(config: dict, vocab_size: int) -> torch.nn.Module:
+    """transformers' GPT2LMHeadModel with a preset's width, depth, heads and positions (its other settings
+    transformers' defaults), dropout off: the reference side of the learning comparison."""
+    import transformers
+
+    return transformers.GPT2LMHeadModel(transformers.GPT2Config(
+        vocab_size=vocab_size, n_positions=config["max_positions"], n_embd=config["dim"], n_layer=config["depth"],
+        n_head=config["num_heads"], resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+
+
+def check_close(name: str, dtype: str, got: torch.Tensor, want: torch.Tensor) -> float:
+    """max |got - want|; exits when past TOLERANCE[dtype]: timing different computations would mean nothing."""
+    diff = (got.float() - want.float()).abs().max().item()
+    limit = TOLERANCE[dtype] * (want.float().abs().max().item() if dtype != "fp32" else 1.0)
+    if not diff <= limit:
+        raise BenchmarkError(f"{name} {dtype}: ours and transformers disagree (max abs diff {diff:.3g} > {limit:.3g}); "
+                         "not timing different computations")
+    return diff
