@@ -1,0 +1,100 @@
+"""The house rules of the layout (DESIGN.md "Layout", STYLE.md): imports run one way, files and functions stay
+small. These read the source as text (ast), so they check every module, imported by a test or not."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("backbones", "heads", "zoo", "data")
+LIBRARY = PACKAGES + ("scripts",)
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 60
+# (path, function) -> why it is longer than MAX_FUNCTION_LINES. Empty today; a new entry needs a reason.
+LONG_FUNCTIONS: dict[tuple[str, str], str] = {}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+
+
+def _top_level_imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """Our modules that `path` imports when it is imported (module level; function-local imports are lazy)."""
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative import
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:  # `from pkg import submodule` depends on the submodule itself
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {name for name in found if name in modules}
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    cycles: list[list[str]] = []
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for dep in sorted(graph[name]):
+            if state.get(dep) == 1:
+                cycles.append(path[path.index(dep):] + [dep])
+            elif dep not in state:
+                visit(dep, path + [dep])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    return cycles
+
+
+def test_imports_run_one_way():
+    """No import cycle among our modules: each package's entry point chooses, the parts below it do not
+    import it back (the cycles that a lazy import inside a function used to hide)."""
+    modules = _modules()
+    cycles = find_cycles({name: _top_level_imports(path, modules) for name, path in modules.items()})
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_sees_a_cycle(tmp_path, monkeypatch):
+    """The check above fails on a real cycle, through `from pkg import submodule` too."""
+    (tmp_path / "pkg").mkdir()
+    for name, body in {"a.py": "from pkg import b\n", "b.py": "import pkg.a\n", "c.py": "import pkg.a\n",
+                       "__init__.py": ""}.items():
+        (tmp_path / "pkg" / name).write_text(body)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    modules = {_module_name(p): p for p in (tmp_path / "pkg").rglob("*.py")}
+    graph = {name: _top_level_imports(path, modules) for name, path in modules.items()}
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.c"] == {"pkg.a"}
+    assert find_cycles(graph) == [["pkg.a", "pkg.b", "pkg.a"]]
+
+
+def _library_files() -> list[Path]:
+    return sorted(p for package in LIBRARY for p in (ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _library_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_files_and_functions_stay_small(path):
+    rel = str(path.relative_to(ROOT))
+    source = path.read_text()
+    assert source.count("\n") <= MAX_FILE_LINES, f"{rel} has {source.count(chr(10))} lines (at most {MAX_FILE_LINES})"
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            if length > MAX_FUNCTION_LINES:
+                assert (rel, node.name) in LONG_FUNCTIONS, (
+                    f"{rel}:{node.lineno} {node.name} has {length} lines (at most {MAX_FUNCTION_LINES}, "
+                    "or give the reason in tests/test_layout.py LONG_FUNCTIONS)")
