@@ -56,7 +56,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--repeats", type=int, help=f"timed forward calls per side (default {FULL['repeats']})")
     p.add_argument("--train-repeats", type=int, help=f"timed training steps per side (default {FULL['train_repeats']})")
     p.add_argument("--fused-adamw", action=argparse.BooleanOptionalAction, default=True,
-                   help="AdamW(fused=True) on both sides, as zoo/training.py uses (default on)")
+                   help="AdamW(fused=True) on both sides, as zoo/training/engine.py uses (default on)")
     p.add_argument("--threads", type=int, default=torch.get_num_threads(),
                    help=f"torch intra-op threads (default {torch.get_num_threads()})")
     p.add_argument("--quick", action="store_true", help="tiny presets, tiny shapes, few repeats: a smoke test")
