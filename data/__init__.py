@@ -8,6 +8,8 @@ does not pull in the tokenizers library and vice versa):
     data.lm_dataset    tokenize_to_file, PackedLMDataset, train_val_split
     data.collate       MLMCollator, ClassificationCollator, pad_sequences
     data.loader        BatchStream, iterate_once, default_stack
+    data.audio         log_mel_spectrogram, pad_or_trim, mel_filters, SAMPLE_RATE, N_SAMPLES, N_FRAMES
+                       (and load_audio, load_audio_batch from data.audio_io)
 
 data/corpus/ holds the small text extracts shipped with the repo (see its
 README for provenance and licences); scripts/get_data.sh fetches the full
