@@ -5,13 +5,13 @@
     zoo.list_models("gpt*")
     zoo.generate(model, input_ids, max_new_tokens=32)
 """
-from zoo import bert, gpt, llama, vit  # noqa: F401  (each registers its family and presets)
+from zoo import bert, gpt, llama, vit, whisper  # noqa: F401  (each registers its family and presets)
 from backbones.inference import pack_for_inference
-from zoo.convert import from_hf, from_timm, load_directory
+from zoo.convert import from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream
 from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
-__all__ = ["GenerationConfig", "create_model", "from_hf", "from_timm", "generate", "list_families", "list_models",
-           "load_directory", "load_pretrained", "model_info", "pack_for_inference", "register_model",
+__all__ = ["GenerationConfig", "create_model", "from_hf", "from_timm", "from_whisper", "generate", "list_families",
+           "list_models", "load_directory", "load_pretrained", "model_info", "pack_for_inference", "register_model",
            "save_pretrained", "stream"]

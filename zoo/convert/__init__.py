@@ -4,6 +4,7 @@
 directory (config.json + model.safetensors, sharded safetensors, or
 pytorch_model.bin) and returns our model with the same weights.
 `from_timm(model)` takes a timm VisionTransformer instance.
+`from_whisper(obj)` takes an openai-whisper model, its checkpoint dict or its .pt file.
 `load_directory(path)` takes either our save_pretrained directory or an HF one.
 """
 from __future__ import annotations
@@ -14,11 +15,12 @@ from pathlib import Path
 from torch import nn
 
 from zoo.convert.hf import from_hf
+from zoo.convert.openai_whisper import from_whisper
 from zoo.convert.timm_vit import from_timm
 from zoo.io import CorruptCheckpointError
 from zoo.pretrained import CONFIG_NAME, load_pretrained
 
-__all__ = ["from_hf", "from_timm", "load_directory"]
+__all__ = ["from_hf", "from_timm", "from_whisper", "load_directory"]
 
 
 def load_directory(directory: str | Path) -> nn.Module:

@@ -1,0 +1,66 @@
+"""transformers WhisperForConditionalGeneration / WhisperModel -> zoo.whisper.Whisper.
+
+HF keeps one width (`d_model`) for both sides, its own names
+(`model.encoder.layers.N.self_attn.q_proj`, `encoder_attn` for cross-attention,
+`fc1`/`fc2`, `final_layer_norm` as the block's second norm) and the encoder's
+fixed sinusoids as a frozen `embed_positions` Embedding: checked against ours
+and dropped. `proj_out` is tied to the decoder's token embedding; WhisperModel
+has no `proj_out` and no `model.` prefix.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from zoo.convert.common import UnsupportedConfigError, hf_activation, rename_all, require
+from zoo.convert.openai_whisper import check_sinusoids, stacks_key_map
+from zoo.whisper import WhisperConfig
+
+_PREFIX = "model."  # WhisperForConditionalGeneration wraps a WhisperModel named `model`
+_POSITIONS = "encoder.embed_positions.weight"
+
+
+def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> WhisperConfig:
+    act = hf_activation(cfg, "activation_function", "gelu")
+    require(cfg, "scale_embedding", (False, None))
+    require(cfg, "tie_word_embeddings", (True, None))
+    keys = {key.removeprefix(_PREFIX) for key in state}
+    for side in ("encoder", "decoder"):
+        if not any(key.startswith(side + ".") for key in keys):
+            raise UnsupportedConfigError(f"whisper checkpoint has no {side} (WhisperForCausalLM or "
+                                         "WhisperForAudioClassification?); supported: WhisperForConditionalGeneration "
+                                         "and WhisperModel")
+    return WhisperConfig(n_mels=cfg["num_mel_bins"], audio_ctx=cfg["max_source_positions"],
+                         text_ctx=cfg["max_target_positions"], vocab_size=cfg["vocab_size"], dim=cfg["d_model"],
+                         audio_heads=cfg["encoder_attention_heads"], audio_depth=cfg["encoder_layers"],
+                         text_heads=cfg["decoder_attention_heads"], text_depth=cfg["decoder_layers"],
+                         audio_mlp_hidden=cfg["encoder_ffn_dim"], text_mlp_hidden=cfg["decoder_ffn_dim"], act=act)
+
+
+_TOP = {"encoder.conv1.weight": "audio_embed.conv1.weight", "encoder.conv1.bias": "audio_embed.conv1.bias",
+        "encoder.conv2.weight": "audio_embed.conv2.weight", "encoder.conv2.bias": "audio_embed.conv2.bias",
+        _POSITIONS: None,  # fixed sinusoids: checked, then computed by our stem
+        "encoder.layer_norm.weight": "encoder.norm.weight", "encoder.layer_norm.bias": "encoder.norm.bias",
+        "decoder.embed_tokens.weight": "embed.tokens.weight",
+        "decoder.embed_positions.weight": "embed.positions.weight",
+        "decoder.layer_norm.weight": "decoder.norm.weight", "decoder.layer_norm.bias": "decoder.norm.bias",
+        "proj_out.weight": None}  # tied to embed_tokens (tie_word_embeddings is required)
+_ATTN = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
+_BLOCK = {**{f"self_attn.{hf}": f"attn.{ours}" for hf, ours in _ATTN.items()},
+          **{f"encoder_attn.{hf}": f"cross_attn.{ours}" for hf, ours in _ATTN.items()},
+          "self_attn_layer_norm": "norm1", "encoder_attn_layer_norm": "norm_cross",
+          "fc1": "ffn.fc1", "fc2": "ffn.fc2", "final_layer_norm": "norm2"}
+_RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers": "decoder"}, _BLOCK,
+                         prefix=_PREFIX)
+
+
+def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, source: str) -> dict[str, torch.Tensor]:
+    state = {key.removeprefix(_PREFIX): value for key, value in state.items()}
+    if _POSITIONS in state:
+        check_sinusoids(state[_POSITIONS], config, source, _POSITIONS)
+    head, embed = state.get("proj_out.weight"), state.get("decoder.embed_tokens.weight")
+    if head is not None and embed is not None and not torch.equal(head, embed):
+        raise UnsupportedConfigError(f"{source}: proj_out differs from decoder.embed_tokens; supported: tied "
+                                     "output projection (every Whisper release)")
+    return rename_all(state, _RENAME, source)
