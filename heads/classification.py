@@ -1,7 +1,9 @@
-"""Classification head shared by text and vision: pool -> norm -> pre-logits -> dropout -> linear.
+"""Classification head shared by text, vision and audio: pool -> norm -> pre-logits -> dropout -> linear.
 
-Pooling: "cls" takes the first token (BERT, ViT), "mean" averages the tokens
-after the prefix tokens (timm's `global_pool='avg'`), "none" keeps every token.
+Pooling: "cls" takes the first token (BERT, ViT), "cls+dist" averages the first
+two, the class and distillation tokens (DeiT's distilled inference, AST's pooler),
+"mean" averages the tokens after the prefix tokens (timm's `global_pool='avg'`),
+"none" keeps every token.
 `pre_logits` is BERT's pooler (dense + tanh) where a family has one.
 With num_classes=0 the head returns the pooled features (timm's convention).
 
@@ -12,6 +14,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+POOLS = ("cls", "cls+dist", "mean", "none")
 
 
 class PreLogits(nn.Module):
@@ -30,8 +34,8 @@ class ClassifierHead(nn.Module):
     def __init__(self, dim: int, num_classes: int, pool: str = "cls", *, num_prefix_tokens: int = 1,
                  norm: nn.Module | None = None, pre_logits: nn.Module | None = None, dropout: float = 0.0):
         super().__init__()
-        if pool not in ("cls", "mean", "none"):
-            raise ValueError(f"pool must be 'cls', 'mean' or 'none', got {pool!r}")
+        if pool not in POOLS:
+            raise ValueError(f"pool must be 'cls', 'cls+dist', 'mean' or 'none', got {pool!r}")
         self.dim, self.pool, self.num_prefix_tokens = dim, pool, num_prefix_tokens
         self.norm = norm or nn.Identity()
         self.pre_logits = pre_logits or nn.Identity()
@@ -50,6 +54,8 @@ class ClassifierHead(nn.Module):
     def pooled(self, features: torch.Tensor) -> torch.Tensor:
         if self.pool == "cls":
             return features[:, 0]  # (B, D)
+        if self.pool == "cls+dist":
+            return (features[:, 0] + features[:, 1]) / 2  # (B, D)
         if self.pool == "mean":
             return features[:, self.num_prefix_tokens:].mean(dim=1)  # (B, D)
         return features  # (B, N, D)

@@ -5,7 +5,7 @@
     zoo.list_models("gpt*")
     zoo.generate(model, input_ids, max_new_tokens=32)
 """
-from zoo import bert, gpt, llama, vit, whisper  # noqa: F401  (each registers its family and presets)
+from zoo import ast, bert, gpt, llama, vit, whisper  # noqa: F401  (each registers its family and presets)
 from backbones.inference import pack_for_inference
 from zoo.convert import from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream

@@ -89,3 +89,54 @@ def test_bad_inputs_name_the_shape():
         PatchEmbedding(30, 8, 3, 16)
     with pytest.raises(ValueError, match="pos_embed must be one of"):
         PatchEmbedding(32, 8, 3, 16, pos_embed="rope")
+
+
+def test_default_stride_is_the_patch_and_keeps_image_behaviour():
+    embed = PatchEmbedding(32, 8, 3, 16)
+    assert embed.stride == (8, 8) and embed.proj.stride == (8, 8) and embed.dist_token is None
+    assert set(embed.state_dict()) == {"cls_token", "pos_embed", "proj.weight", "proj.bias"}
+
+
+def test_overlapping_patches_grid_and_remainder():
+    """stride < patch: (size - p) // s + 1 patches per side, as a Conv2d; a too-short remainder is dropped."""
+    embed = PatchEmbedding((36, 56), 16, 1, 12, stride=(10, 8))
+    assert embed.grid_size == (3, 6) and embed.pos_embed.shape == (1, 1 + 18, 12)
+    x = images(c=1, h=40, w=56)  # 40 rows: still 3 patch rows, 4 rows left over
+    out = embed(x)
+    patches = embed.proj(x).flatten(2).transpose(1, 2)  # (2, 3*6, 12)
+    torch.testing.assert_close(out[:, 1:], patches + embed.pos_embed[:, 1:])
+    assert embed(images(c=1, h=16, w=24)).shape == (2, 1 + 1 * 2, 12)  # another grid: positions resampled
+    with pytest.raises(ValueError, match=r"image size 12x56 \(pixels shape \(2, 1, 12, 56\)\) is smaller than "
+                                         r"the patch size 16"):
+        embed(images(c=1, h=12, w=56))
+
+
+def test_distillation_token_follows_the_class_token():
+    embed = PatchEmbedding(16, 8, 3, 12, distill_token=True, num_register_tokens=1)
+    assert embed.num_prefix_tokens == 3 and embed.pos_embed.shape == (1, 3 + 4, 12)
+    with torch.no_grad():
+        embed.cls_token.fill_(1.0), embed.dist_token.fill_(2.0), embed.reg_tokens.fill_(3.0)
+    out = embed(images(h=16, w=16))
+    for i in range(3):  # [class, distillation, register, patches], each with its position
+        torch.testing.assert_close(out[:, i], torch.full((2, 12), 1.0 + i) + embed.pos_embed[:, i])
+
+
+def test_spectrogram_patches_are_ast_layout():
+    """(B, T, F) frames -> the (F, T) plane as a grey image, patch rows over frequency first (transformers' AST)."""
+    from backbones.frontends.patches import SpectrogramPatchEmbedding
+
+    embed = SpectrogramPatchEmbedding(56, 36, 16, 12, stride=10, distill_token=True)
+    assert embed.image_size == (36, 56) and embed.grid_size == (3, 5) and embed.num_prefix_tokens == 2
+    spec = torch.randn(2, 56, 36, generator=torch.Generator().manual_seed(0))
+    out = embed(spec)
+    assert out.shape == (2, 2 + 15, 12)
+    image = spec.transpose(1, 2).unsqueeze(1)  # (2, 1, F, T)
+    patches = embed.proj(image).flatten(2).transpose(1, 2)  # (2, 3*5, 12)
+    torch.testing.assert_close(out[:, 2:], patches + embed.pos_embed[:, 2:])
+    patch = spec[0, 10:26, 20:36].T  # frequency row 2, time column 1 -> token 2 + 2*5 + 1
+    want = (embed.proj.weight[:, 0] * patch).sum((1, 2)) + embed.proj.bias + embed.pos_embed[0, 13]
+    torch.testing.assert_close(out[0, 13], want)
+    with pytest.raises(ValueError, match=r"spectrogram must be \(B, frames, mel bins\); got shape \(56, 36\)"):
+        embed(spec[0])
+    with pytest.raises(TypeError, match="floating-point.*torch.int64"):
+        embed(spec.long())

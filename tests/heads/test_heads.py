@@ -192,8 +192,20 @@ def test_classifier_pool_none_keeps_every_token():
     torch.testing.assert_close(head(x)[:, 3], head.fc(x[:, 3]))
 
 
+def test_classifier_cls_dist_pool_averages_the_first_two_tokens():
+    """DeiT / AST: (class + distillation) / 2, then the head's norm and fc (AST's ASTMLPHead)."""
+    x = features(B, T, D)
+    torch.testing.assert_close(ClassifierHead(D, 0, "cls+dist")(x), (x[:, 0] + x[:, 1]) / 2, atol=0, rtol=0)
+    norm = nn.LayerNorm(D)
+    head = ClassifierHead(D, C, "cls+dist", num_prefix_tokens=2, norm=norm)
+    torch.testing.assert_close(head(x), head.fc(norm((x[:, 0] + x[:, 1]) / 2)))
+    changed = x.clone()
+    changed[:, 2:] = 1e4  # the patch tokens do not enter the pool
+    torch.testing.assert_close(head(changed), head(x))
+
+
 def test_classifier_bad_pool_is_refused():
-    with pytest.raises(ValueError, match=r"pool must be 'cls', 'mean' or 'none', got 'avg'"):
+    with pytest.raises(ValueError, match=r"pool must be 'cls', 'cls\+dist', 'mean' or 'none', got 'avg'"):
         ClassifierHead(D, C, "avg")
 
 
