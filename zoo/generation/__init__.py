@@ -9,6 +9,11 @@ stops) only:
 - beam_search.py: beam search, reordering the cache;
 - speculative.py: a draft model proposes, the target verifies;
 - compiled.py: one-token steps through torch.compile (`compile=True`).
+
+Encoder-decoders join through conditioned.AudioConditioned (the decoder bound to one encoder
+output). Whisper's window decoding, openai-whisper's `whisper.decode`, is a second entry point:
+`zoo.generation.whisper_decode.decode(model, mel, DecodingOptions(...), tokenizer)`, with
+whisper_rules.py (its logit rules) and whisper_beam.py (its beam search).
 """
 from __future__ import annotations
 
@@ -16,15 +21,18 @@ import torch
 from torch import nn
 
 from zoo.generation.beam_search import beam_search
+from zoo.generation.conditioned import AudioConditioned
 from zoo.generation.config import GenerationConfig
 from zoo.generation.decode import stream
 from zoo.generation.sampling import apply_repetition_penalty, choose, filter_logits, next_token_probs
 from zoo.generation.session import Session, check_prompt
 from zoo.generation.speculative import SpeculativeStats, speculative_generate
+# Not `decode` itself here: that name would hide the submodule zoo.generation.decode.
+from zoo.generation.whisper_decode import DecodingOptions, DecodingResult, detect_language
 
-__all__ = ["GenerationConfig", "Session", "SpeculativeStats", "apply_repetition_penalty", "beam_search",
-           "check_prompt", "choose", "filter_logits", "generate", "next_token_probs", "speculative_generate",
-           "stream"]
+__all__ = ["AudioConditioned", "DecodingOptions", "DecodingResult", "GenerationConfig", "Session",
+           "SpeculativeStats", "apply_repetition_penalty", "beam_search", "check_prompt", "choose",
+           "detect_language", "filter_logits", "generate", "next_token_probs", "speculative_generate", "stream"]
 
 
 def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,

@@ -1,6 +1,6 @@
 """One decoding session on a decoder's preallocated KV cache: prefill the prompt once, then feed
 tokens; nothing recomputes the prefix. Every strategy (greedy and sampling, beam search, speculative)
-drives the model through a Session.
+drives the model through a Session; an encoder-decoder joins through conditioned.AudioConditioned.
 
 Prompts of different lengths are left-padded; their positions skip the padding
 (for learned positions and RoPE alike) and the attention mask hides it.
@@ -86,8 +86,10 @@ class Session:
         self.length = min(self.length, length)
 
     def reorder(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` (beam search), cache included."""
-        self.model.transformer.reorder_cache(index)
+        """Keep batch rows `index` (beam search), cache included: through the model's own reorder_cache
+        where it has one (an encoder-decoder reorders its cross-attention cache too), else its stack's."""
+        reorder = getattr(self.model, "reorder_cache", None) or self.model.transformer.reorder_cache
+        reorder(index)
         self.prompt_positions = self.prompt_positions[index]
         if self.padded:
             self.mask, self.pads = self.mask[index], self.pads[index]

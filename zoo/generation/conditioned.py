@@ -1,0 +1,69 @@
+"""An encoder-decoder's decoder, bound to encoder outputs, seen as a decoder-only model.
+
+    decoder = AudioConditioned(whisper, whisper.encode(mel))        # audio features (A, N, D)
+    session = Session(decoder, prompt, max_new_tokens)               # prefill, then step, as for a GPT
+    zoo.generate(decoder, prompt, 20, num_beams=4)                   # every strategy, unchanged
+
+A Session (and every strategy built on it) drives a decoder through
+`model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=)`, `setup_cache`,
+`clear_cache`, `reorder_cache`, `max_positions` and `vocab_size`. This adapter gives an
+encoder-decoder that interface: the encoder output goes in with the chunk at input_pos 0, where
+the model computes the cross-attention keys and values once and caches them; later chunks reuse
+that cache. The model needs `decode(tokens, audio_features, *, attention_mask, positions,
+input_pos, logits_to_keep)` and the cache methods (zoo.whisper.Whisper has them).
+
+Legend: A audios, B session rows (prompts x beams or samples), N encoder tokens, D width,
+T tokens, V vocabulary.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+class AudioConditioned(nn.Module):
+    """`model`'s decoder conditioned on `audio_features` (A, N, D), one row per audio.
+
+    A session of B = A x G rows (G beams or samples per audio, each audio's rows next to each
+    other, as `repeat_interleave` and beam_search lay them out) repeats each audio's row G times.
+    An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()` (which the
+    strategies and compiled steps use) reach it; the features are a plain attribute, not state.
+    """
+
+    def __init__(self, model: nn.Module, audio_features: torch.Tensor):
+        super().__init__()
+        self.model = model
+        self.audio_features = audio_features  # (A, N, D)
+        self.rows = audio_features  # (B, N, D): one per session row, set by setup_cache
+
+    def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
+                positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
+                logits_to_keep: int | None = None) -> torch.Tensor:
+        """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
+        first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
+        return self.model.decode(tokens, self.rows if first else None, attention_mask=attention_mask,
+                                 positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep)
+
+    @property
+    def max_positions(self) -> int:
+        return self.model.max_positions
+
+    @property
+    def vocab_size(self) -> int:
+        return self.model.vocab_size
+
+    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
+        audios = self.audio_features.shape[0]
+        if batch_size % audios:
+            raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
+                             f"a whole number of rows per audio (beams, samples)")
+        self.rows = self.audio_features.repeat_interleave(batch_size // audios, dim=0)  # (B, N, D)
+        self.model.setup_cache(batch_size, max_len, dtype)
+
+    def clear_cache(self) -> None:
+        self.rows = self.audio_features
+        self.model.clear_cache()
+
+    def reorder_cache(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` of the self- and cross-attention caches (beam search)."""
+        self.model.reorder_cache(index)

@@ -1,0 +1,297 @@
+"""Decoding one 30 s window with Whisper: openai-whisper's `whisper.decode` on our generation package.
+
+    options = DecodingOptions(language=None, beam_size=5)       # None: detect the language
+    result = decode(model, mel, options, tokenizer)             # mel (n_mels, 3000) -> DecodingResult
+    results = decode(model, mels, options, tokenizer)           # (B, n_mels, 3000) -> list of them
+
+The encoder runs once; the decoder runs on a Session (its self-attention KV cache, the
+cross-attention keys and values computed once at the prefill) through conditioned.AudioConditioned.
+The initial tokens are [sot_prev, prompt...] + sot_sequence (+ <|notimestamps|>) + prefix; the
+no-speech probability is read at <|startoftranscript|> in the prefill; Whisper's logit rules
+(whisper_rules) apply at every step; temperature 0 is greedy, above it best_of samples are drawn,
+beam_size runs Whisper's beam search (whisper_beam). Candidates are ranked by sum log-prob over a
+length penalty (openai-whisper's MaximumLikelihoodRanker). Checked against openai-whisper
+20250625's decoding.py (tests/zoo/test_whisper_decode.py); differences: an English-only model
+with language=None decodes English (openai-whisper raises), a batch of several audios with
+beams or best_of works (openai-whisper's broadcasts one audio only), results keep the detected
+language_probs, and there is no fp16 option (the model's dtype decides).
+
+Legend: B audios, G candidates per audio (beams or samples), T initial tokens, V vocabulary.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+import torch
+from torch import nn
+
+from data.audio import CHUNK_LENGTH
+from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
+from zoo.generation.conditioned import AudioConditioned
+from zoo.generation.config import GenerationConfig
+from zoo.generation.sampling import choose
+from zoo.generation.session import Session
+from zoo.generation.whisper_beam import Candidates, whisper_beam_search
+from zoo.generation.whisper_rules import LogitRules, suppressed_tokens, whisper_rules
+
+TASKS = ("transcribe", "translate", "lang_id")
+
+
+@dataclass(frozen=True)
+class DecodingOptions:
+    """openai-whisper's DecodingOptions (same names and defaults; no fp16: the model's dtype decides)."""
+    task: str = "transcribe"                # "transcribe" (X -> X), "translate" (X -> English), "lang_id"
+    language: str | None = None             # a code or a name; None: detect it
+    temperature: float = 0.0                # 0: greedy (or beams); above: sample
+    sample_len: int | None = None           # most tokens to sample; None: text_ctx // 2
+    best_of: int | None = None              # samples drawn when temperature > 0, best one returned
+    beam_size: int | None = None            # beam search (temperature ignored)
+    patience: float | None = None           # beam search collects round(beam_size * patience) finished
+    length_penalty: float | None = None     # ranking: None divides by the length, alpha by ((5 + len) / 6) ** alpha
+    prompt: str | list[int] | None = None   # previous context, after <|startofprev|>
+    prefix: str | list[int] | None = None   # the start of this window's text
+    suppress_tokens: str | Iterable[int] | None = "-1"  # ids, or "-1" for the non-speech symbols
+    suppress_blank: bool = True             # no space or EOT as the first token
+    without_timestamps: bool = False        # text tokens only (<|notimestamps|> in the prompt)
+    max_initial_timestamp: float | None = 1.0  # s: the latest first timestamp; None or 0: no limit
+
+    def __post_init__(self):
+        checks = [
+            (self.task in TASKS, f"task must be one of {TASKS}"),
+            (self.temperature >= 0, "temperature must be >= 0"),
+            (self.beam_size is None or self.best_of is None, "beam_size and best_of can't be given together"),
+            (self.best_of is None or self.temperature > 0, "best_of needs temperature > 0 (sampling)"),
+            (self.patience is None or self.beam_size is not None, "patience requires beam_size"),
+            (self.beam_size is None or self.beam_size >= 1, "beam_size must be >= 1"),
+            (self.best_of is None or self.best_of >= 1, "best_of must be >= 1"),
+            (self.sample_len is None or self.sample_len >= 1, "sample_len must be >= 1"),
+            (self.length_penalty is None or 0 <= self.length_penalty <= 1, "length_penalty must be in [0, 1]"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"{message}; got {self}")
+
+
+@dataclass(frozen=True)
+class DecodingResult:
+    audio_features: torch.Tensor | None     # (N, D) this audio's encoder output
+    language: str
+    language_probs: dict[str, float] | None = None  # when the language was detected
+    tokens: list[int] = field(default_factory=list)  # sampled tokens, without EOT
+    text: str = ""
+    avg_logprob: float = math.nan           # sum log-prob / (tokens + 1): EOT counts
+    no_speech_prob: float = math.nan        # P(<|nospeech|>) at <|startoftranscript|>
+    temperature: float = math.nan
+    compression_ratio: float = math.nan     # text bytes / zlib-compressed bytes: high for repetitive text
+
+
+def default_tokenizer(model: nn.Module) -> WhisperTokenizer:
+    """The tokenizer a model carries (`model.tokenizer`), else openai-whisper's for its vocabulary size."""
+    if getattr(model, "tokenizer", None) is not None:
+        return model.tokenizer
+    multilingual = model.vocab_size >= MULTILINGUAL_MIN_VOCAB
+    # openai-whisper: 51865 -> 99 languages, 51866 (large-v3) -> 100; English-only has none.
+    return load_whisper_tokenizer(multilingual=multilingual,
+                                  num_languages=model.vocab_size - 51765 - int(multilingual))
+
+
+def audio_features(model: nn.Module, mel_or_features: torch.Tensor) -> torch.Tensor:
+    """(n_mels, frames) or (B, n_mels, frames) mel -> encoder output (B, N, D); features pass through."""
+    if mel_or_features.dim() not in (2, 3):
+        raise ValueError(f"mel must be (n_mels, frames) or (batch, n_mels, frames), or encoder output (batch, "
+                         f"audio tokens, dim); got shape {tuple(mel_or_features.shape)}")
+    x = mel_or_features if mel_or_features.dim() == 3 else mel_or_features.unsqueeze(0)
+    if tuple(x.shape[-2:]) == (model.config.audio_ctx, model.config.dim):
+        return x
+    first = next(model.parameters())
+    return model.encode(x.to(device=first.device, dtype=first.dtype))
+
+
+@torch.inference_mode()
+def detect_language(model: nn.Module, mel_or_features: torch.Tensor, tokenizer: WhisperTokenizer | None = None
+                    ) -> tuple[torch.Tensor, dict[str, float] | list[dict[str, float]]]:
+    """The likeliest language of each audio from the logits after <|startoftranscript|> alone.
+
+    mel (n_mels, frames) or (B, n_mels, frames), or encoder output (B, N, D) ->
+    (language token ids (B,), [{code: probability}] per audio); a single mel gives a 0-d tensor and one dict.
+    """
+    tokenizer = tokenizer or default_tokenizer(model)
+    if not tokenizer.multilingual or tokenizer.num_languages == 0:
+        raise ValueError("this tokenizer (an English-only vocabulary) has no language tokens: "
+                         "language detection needs a multilingual model and tokenizer")
+    features = audio_features(model, mel_or_features)
+    sot = torch.full((features.shape[0], 1), tokenizer.sot, device=features.device)  # (B, 1)
+    logits = model.decode(sot, features)[:, 0].float()  # (B, V)
+    languages = torch.tensor(tokenizer.all_language_tokens, device=logits.device)
+    only = torch.full_like(logits, -math.inf).index_copy_(1, languages, logits[:, languages])  # (B, V)
+    tokens, probs = only.argmax(-1), only.softmax(-1)[:, languages].cpu()  # (B,), (B, languages)
+    found = [dict(zip(tokenizer.all_language_codes, row.tolist())) for row in probs]
+    return (tokens[0], found[0]) if mel_or_features.dim() == 2 else (tokens, found)
+
+
+def _encode_text(tokenizer: WhisperTokenizer, text: str | list[int]) -> list[int]:
+    return tokenizer.encode(" " + text.strip()) if isinstance(text, str) else list(text)
+
+
+def initial_tokens(tokenizer: WhisperTokenizer, options: DecodingOptions, text_ctx: int,
+                   sample_len: int) -> list[int]:
+    """[<|startofprev|>, prompt...] + sot_sequence (+ <|notimestamps|>) + prefix, as openai-whisper builds it:
+    the prompt keeps its last text_ctx // 2 - 1 tokens, the prefix its last text_ctx // 2 - sample_len
+    (all of it when that is not positive)."""
+    task = "transcribe" if options.task == "lang_id" else options.task
+    tokens = tokenizer.sot_sequence(options.language, task)  # a placeholder language if None: detected later
+    if options.without_timestamps:
+        tokens = tokens + [tokenizer.no_timestamps]
+    if options.prefix:
+        prefix, keep = _encode_text(tokenizer, options.prefix), text_ctx // 2 - sample_len
+        tokens = tokens + (prefix[-keep:] if keep > 0 else prefix)
+    if options.prompt:
+        prompt = _encode_text(tokenizer, options.prompt)[-(text_ctx // 2 - 1):]
+        tokens = [tokenizer.sot_prev] + prompt + tokens
+    return tokens
+
+
+def rank(candidates: Candidates, length_penalty: float | None) -> int:
+    """openai-whisper's MaximumLikelihoodRanker: the first best of sum log-prob / penalty, where the
+    penalty is the length (None) or Google NMT's ((5 + length) / 6) ** alpha."""
+    def score(sequence: tuple[int, ...], logprob: float) -> float:
+        n = len(sequence)
+        return logprob / (max(n, 1) if length_penalty is None else ((5 + n) / 6) ** length_penalty)
+    scores = [score(*c) for c in candidates]
+    return max(range(len(scores)), key=scores.__getitem__)
+
+
+def compression_ratio(text: str) -> float:
+    data = text.encode("utf-8")
+    return len(data) / len(zlib.compress(data))
+
+
+@torch.inference_mode()
+def sample_tokens(session: Session, tokens: torch.Tensor, logits: torch.Tensor, rules: LogitRules, *,
+                  steps: int, eot: int, temperature: float = 0.0,
+                  generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Greedy (temperature 0) or sampled decoding of a prefilled session, at most `steps` tokens.
+
+    tokens (R, T) the initial tokens, logits (R, V) the prefill's last -> sampled tokens (R, n), EOT
+    repeated once a row has ended, and each row's sum of log-probs up to its EOT (R,)."""
+    t = tokens.shape[1]
+    config = GenerationConfig(do_sample=temperature > 0, temperature=temperature or 1.0)
+    sums = torch.zeros(tokens.shape[0], device=tokens.device)  # (R,)
+    for step in range(steps):
+        logits = rules(logits.float(), tokens)  # (R, V)
+        token = choose(logits, tokens, config, generator)  # (R,)
+        ended = tokens[:, -1] == eot
+        # Log-probs of the rule-filtered logits, before any temperature; ended rows add nothing.
+        sums += torch.log_softmax(logits, -1).gather(1, token[:, None])[:, 0] * ~ended
+        tokens = torch.cat([tokens, token.masked_fill(ended, eot)[:, None]], dim=1)  # (R, L+1)
+        if bool((tokens[:, -1] == eot).all()) or step == steps - 1:
+            break
+        logits = session.feed(tokens[:, -1:])[:, -1]
+    return tokens[:, t:], sums
+
+
+def _candidates(sampled: torch.Tensor, sums: torch.Tensor, group: int, eot: int) -> list[Candidates]:
+    """Rows (B*G, n) cut at their first EOT -> each audio's G candidates."""
+    rows = [tuple(row[:row.index(eot)] if eot in row else row) for row in sampled.tolist()]
+    pairs = list(zip(rows, sums.tolist()))
+    return [pairs[i:i + group] for i in range(0, len(pairs), group)]
+
+
+class DecodingPlan:
+    """What one decode call does, settled before any audio: the initial tokens, where <|startoftranscript|>
+    sits in them, the rules, how many tokens to sample, how many candidates per audio (beams or samples)."""
+
+    def __init__(self, model: nn.Module, options: DecodingOptions, tokenizer: WhisperTokenizer):
+        self.model, self.options, self.tokenizer = model, options, tokenizer
+        text_ctx = model.max_positions
+        sample_len = options.sample_len or text_ctx // 2
+        self.initial = initial_tokens(tokenizer, options, text_ctx, sample_len)
+        self.sot_index = self.initial.index(tokenizer.sot)
+        # Tokens sampled: sample_len, fewer where the initial tokens leave less room in text_ctx.
+        self.steps = min(sample_len, text_ctx + 1 - len(self.initial))
+        if self.steps < 1:
+            raise ValueError(f"the initial tokens ({len(self.initial)}: prompt, sot_sequence, prefix) leave no "
+                             f"room to sample in the decoder's {text_ctx} positions: shorten the prompt or prefix")
+        self.group = options.beam_size or options.best_of or 1
+        precision = CHUNK_LENGTH / model.config.audio_ctx  # s per timestamp step: 0.02
+        max_initial = options.max_initial_timestamp
+        self.rules = whisper_rules(
+            tokenizer, len(self.initial), suppress_blank=options.suppress_blank,
+            suppress=suppressed_tokens(tokenizer, options.suppress_tokens),
+            timestamps=not options.without_timestamps,
+            max_initial_index=round(max_initial / precision) if max_initial else None)
+
+    def languages(self, features: torch.Tensor, tokens: torch.Tensor) -> tuple[list[str], list[dict] | None]:
+        """Detect where asked (writing the language tokens into `tokens`), else the given one for all."""
+        options, tokenizer = self.options, self.tokenizer
+        detect = tokenizer.multilingual and (options.language is None or options.task == "lang_id")
+        if not detect:
+            return [options.language or "en"] * features.shape[0], None
+        found, probs = detect_language(self.model, features, tokenizer)
+        if options.language is None:
+            tokens[:, self.sot_index + 1] = found
+        return [max(p, key=p.get) for p in probs], probs
+
+    def search(self, features: torch.Tensor, tokens: torch.Tensor,
+               generator: torch.Generator | None) -> tuple[list[Candidates], list[float]]:
+        """Each audio's candidates and its no-speech probability."""
+        g, options, tokenizer = self.group, self.options, self.tokenizer
+        tokens = tokens.repeat_interleave(g, dim=0)  # (B*G, T)
+        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1)  # G rows per audio
+        try:
+            logits = session.feed(tokens, keep=tokens.shape[1] - self.sot_index)  # (B*G, T - sot_index, V)
+            at_sot = logits[::g, 0].float().softmax(-1)[:, tokenizer.no_speech]  # (B,)
+            if options.beam_size is not None:
+                found = whisper_beam_search(session, tokens, logits[:, -1], self.rules, steps=self.steps,
+                                            eot=tokenizer.eot, beam_size=g, patience=options.patience)
+            else:
+                sampled, sums = sample_tokens(session, tokens, logits[:, -1], self.rules, steps=self.steps,
+                                              eot=tokenizer.eot, temperature=options.temperature,
+                                              generator=generator)
+                found = _candidates(sampled, sums, g, tokenizer.eot)
+        finally:
+            session.close()
+        return found, at_sot.tolist()
+
+    def result(self, features: torch.Tensor, language: str, probs: dict | None, candidates: Candidates,
+               no_speech: float) -> DecodingResult:
+        tokens, logprob = candidates[rank(candidates, self.options.length_penalty)]
+        text = self.tokenizer.decode(tokens).strip()
+        return DecodingResult(audio_features=features, language=language, language_probs=probs,
+                              tokens=list(tokens), text=text, avg_logprob=logprob / (len(tokens) + 1),
+                              no_speech_prob=no_speech, temperature=self.options.temperature,
+                              compression_ratio=compression_ratio(text))
+
+
+@torch.inference_mode()
+def decode(model: nn.Module, mel: torch.Tensor, options: DecodingOptions = DecodingOptions(),
+           tokenizer: WhisperTokenizer | None = None, *, generator: torch.Generator | None = None,
+           **overrides) -> DecodingResult | list[DecodingResult]:
+    """Decode 30 s windows: mel (n_mels, 3000) -> DecodingResult; (B, n_mels, 3000) -> a list of B.
+
+    options: DecodingOptions, fields replaced by `overrides`; tokenizer: default_tokenizer(model);
+    generator: the random draws when temperature > 0 (default: torch's global generator).
+    Encoder output (B, N, D) in place of the mel skips the encoder.
+    """
+    options = replace(options, **overrides) if overrides else options
+    tokenizer = tokenizer or default_tokenizer(model)
+    plan = DecodingPlan(model, options, tokenizer)
+    was_training = model.training
+    model.eval()
+    try:
+        features = audio_features(model, mel)  # (B, N, D)
+        tokens = torch.tensor([plan.initial], device=features.device).repeat(features.shape[0], 1)  # (B, T)
+        languages, probs = plan.languages(features, tokens)
+        probs = probs or [None] * features.shape[0]
+        if options.task == "lang_id":
+            results = [DecodingResult(audio_features=f, language=lang, language_probs=p)
+                       for f, lang, p in zip(features, languages, probs)]
+        else:
+            candidates, no_speech = plan.search(features, tokens, generator)
+            results = [plan.result(*row) for row in zip(features, languages, probs, candidates, no_speech)]
+    finally:
+        model.train(was_training)
+    return results[0] if mel.dim() == 2 else results
