@@ -1,0 +1,163 @@
+"""scripts/transcribe.py: openai-whisper's flags in both spellings, audio collection, --model dispatch, and a
+run with a stub in place of zoo.transcribe (the CLI tested without a model)."""
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import zoo
+from zoo.generation.transcripts import FORMATS, render
+from tests.helpers import load_script
+
+script = load_script("transcribe")
+
+SPELLINGS = [  # (openai-whisper's flag = the attribute, value, parsed)
+    ("beam_size", "3", 3), ("best_of", "None", None), ("patience", "2.0", 2.0), ("output_dir", "out", "out"),
+    ("output_format", "srt", "srt"), ("initial_prompt", "Hi.", "Hi."), ("task", "translate", "translate"),
+    ("condition_on_previous_text", "False", False), ("temperature_increment_on_fallback", "None", None),
+    ("compression_ratio_threshold", "None", None), ("logprob_threshold", "-0.5", -0.5),
+    ("no_speech_threshold", "0.3", 0.3), ("verbose", "False", False), ("batch_size", "4", 4),
+    ("dtype", "bf16", "bf16"), ("threads", "1", 1), ("device", "cpu", "cpu"), ("language", "English", "en"),
+]
+
+
+def parse(*extra):
+    return script.parse_args(["talk.wav", "--model", "whisper_tiny", *extra])
+
+
+@pytest.mark.parametrize("name,value,want", SPELLINGS, ids=[s[0] for s in SPELLINGS])
+def test_both_spellings(name, value, want):
+    assert getattr(parse(f"--{name}", value), name) == want
+    assert getattr(parse(f"--{name.replace('_', '-')}", value), name) == want
+
+
+def test_defaults_and_openai_whisper_values(capsys):
+    args = parse()
+    assert (args.beam_size, args.best_of, args.temperature, args.condition_on_previous_text, args.verbose,
+            args.output_format, args.output_dir, args.language, args.task) == (5, 5, 0.0, True, True, "all", ".",
+                                                                               None, "transcribe")
+    assert parse("-o", "x", "-f", "json", "--compile").output_dir == "x"
+    assert parse("--language", "de").language == "de" and parse("--language", "None").language is None
+    for bad in (["--condition_on_previous_text", "false"], ["--verbose", "1"], ["--language", "klingon"],
+                ["--output_format", "docx"], ["--batch-size", "0"], ["--temperature_increment_on_fallback", "0"]):
+        with pytest.raises(SystemExit):
+            parse(*bad)
+    assert "expected True or False" in capsys.readouterr().err
+
+
+def test_temperature_schedule_is_openai_whisper_s():
+    assert script.temperatures(0.0, 0.2) == tuple(np.arange(0.0, 1.0 + 1e-6, 0.2))  # its CLI's expression
+    assert len(script.temperatures(0.0, 0.2)) == 6 and script.temperatures(0.5, None) == (0.5,)
+    options = script.transcribe_options(parse("--temperature", "0.4", "--beam-size", "None"))
+    assert options["temperature"] == tuple(np.arange(0.4, 1.0 + 1e-6, 0.2)) and options["beam_size"] is None
+    assert "compile" not in options and script.transcribe_options(parse("--compile"))["compile"] is True
+
+
+def test_model_dispatch(tmp_path, monkeypatch):
+    (tmp_path / "hf").mkdir()
+    (tmp_path / "hf" / "config.json").write_text(json.dumps({"model_type": "whisper"}))
+    checkpoint = tmp_path / "tiny.pt"
+    checkpoint.write_bytes(b"not read here")
+    assert script.model_kind("whisper_tiny") == "preset"
+    assert script.model_kind(str(tmp_path / "hf")) == "directory"
+    assert script.model_kind(str(checkpoint)) == "whisper"
+    assert script.LOADERS["directory"] is zoo.load_directory and script.LOADERS["whisper"] is zoo.from_whisper
+    calls = []
+    for kind in script.LOADERS:
+        monkeypatch.setitem(script.LOADERS, kind, lambda source, kind=kind: calls.append((kind, source))
+                            or torch.nn.Linear(2, 2))
+    for source in ("whisper_micro", str(tmp_path / "hf"), str(checkpoint)):
+        model = script.load_model(parse("--model", source, "--device", "cpu", "--dtype", "bf16"))
+        assert not model.training and model.weight.dtype == torch.bfloat16
+    assert calls == [("preset", "whisper_micro"), ("directory", str(tmp_path / "hf")), ("whisper", str(checkpoint))]
+    for bad, message in (("gpt_tiny", "not a Whisper one"), ("no_such_model", "neither"),
+                         (str(tmp_path / "hf" / "config.json"), ".pt")):
+        with pytest.raises(SystemExit, match=message):
+            script.model_kind(bad)
+
+
+def test_a_preset_warns_that_its_weights_are_random(monkeypatch):
+    monkeypatch.setattr(zoo, "create_model", lambda name: torch.nn.Linear(2, 2))
+    with pytest.warns(UserWarning, match="random weights"):
+        script.create_preset("whisper_micro")
+
+
+def stub_result(path):
+    name = str(path).rsplit("/", 1)[-1]
+    return {"text": f" Ünïcode {name}", "language": "en",
+            "segments": [{"id": 0, "seek": 0, "start": 0.0, "end": 3661.5, "text": f" Ünïcode {name}",
+                          "tokens": [1, 2], "temperature": 0.0, "avg_logprob": -0.1, "compression_ratio": 1.0,
+                          "no_speech_prob": 0.0}]}
+
+
+@pytest.fixture
+def audio_dir(tmp_path):
+    directory = tmp_path / "audio"
+    directory.mkdir()
+    for name in ("a.wav", "b.flac", "c.mp3", "notes.txt", "cover.jpg"):
+        (directory / name).write_bytes(b"")  # the stub never reads them
+    return directory
+
+
+@pytest.fixture
+def stub(monkeypatch):
+    calls = []
+
+    def transcribe(model, audio, **options):
+        calls.append((audio, options))
+        return [stub_result(a) for a in audio] if isinstance(audio, list) else stub_result(audio)
+
+    monkeypatch.setattr(zoo, "transcribe", transcribe, raising=False)
+    monkeypatch.setitem(script.LOADERS, "preset", lambda name: torch.nn.Linear(2, 2))
+    return calls
+
+
+@pytest.mark.parametrize("batch_size", [1, 2])
+def test_run_writes_the_transcripts(audio_dir, tmp_path, stub, batch_size, capsys):
+    out = tmp_path / "out"
+    written = script.main([str(audio_dir), "--model", "whisper_micro", "--output-dir", str(out), "--batch-size",
+                           str(batch_size), "--device", "cpu", "--beam_size", "2", "--language", "en"])
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{s}.{f}" for s in "abc" for f in FORMATS)
+    assert sorted(written) == sorted(out.iterdir())
+    for stem, suffix in (("a", "wav"), ("b", "flac"), ("c", "mp3")):
+        for fmt in FORMATS:
+            assert (out / f"{stem}.{fmt}").read_text(encoding="utf-8") == render(stub_result(f"{stem}.{suffix}"), fmt)
+    audio = [call[0] for call in stub]
+    if batch_size == 1:
+        assert audio == [str(audio_dir / n) for n in ("a.wav", "b.flac", "c.mp3")]  # directory: audio files only
+    else:
+        assert audio == [[str(audio_dir / "a.wav"), str(audio_dir / "b.flac")], str(audio_dir / "c.mp3")]
+    options = stub[0][1]
+    assert options["beam_size"] == 2 and options["language"] == "en" and options["task"] == "transcribe"
+    assert options["temperature"] == script.temperatures(0.0, 0.2) and options["condition_on_previous_text"]
+    assert "[00:00.000 --> 01:01:01.500] Ünïcode a.wav" in capsys.readouterr().out  # --verbose True (default)
+
+
+def test_one_format_and_a_failing_file(audio_dir, tmp_path, stub, monkeypatch, capsys):
+    def flaky(model, audio, **options):
+        if audio.endswith("b.flac"):
+            raise RuntimeError("cannot decode b")
+        return stub_result(audio)
+
+    monkeypatch.setattr(zoo, "transcribe", flaky)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit, match="1 of 3 audio files failed"):
+        script.main([str(audio_dir), "--model", "whisper_micro", "-o", str(out), "-f", "srt", "--verbose", "False",
+                     "--device", "cpu"])
+    assert sorted(p.name for p in out.iterdir()) == ["a.srt", "c.srt"]
+    captured = capsys.readouterr()
+    assert "Skipping" in captured.err and "cannot decode b" in captured.err and "Ünïcode" not in captured.out
+
+
+def test_refusals(audio_dir, tmp_path, stub, monkeypatch):
+    base = ["--model", "whisper_micro", "-o", str(tmp_path / "out")]
+    with pytest.raises(SystemExit, match="missing.wav"):
+        script.main([str(tmp_path / "missing.wav"), *base])
+    (tmp_path / "a.flac").write_bytes(b"")
+    with pytest.raises(SystemExit, match="same transcripts"):
+        script.main([str(audio_dir / "a.wav"), str(tmp_path / "a.flac"), *base])
+    monkeypatch.delattr(zoo, "transcribe", raising=False)
+    with pytest.raises(SystemExit, match="zoo.transcribe is not available"):
+        script.main([str(audio_dir), *base])
+    assert not (tmp_path / "out").exists()
