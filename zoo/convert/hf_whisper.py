@@ -5,16 +5,22 @@ HF keeps one width (`d_model`) for both sides, its own names
 `fc1`/`fc2`, `final_layer_norm` as the block's second norm) and the encoder's
 fixed sinusoids as a frozen `embed_positions` Embedding: checked against ours
 and dropped. `proj_out` is tied to the decoder's token embedding; WhisperModel
-has no `proj_out` and no `model.` prefix.
+has no `proj_out` and no `model.` prefix. `attach_tokenizer` gives the built model
+its tokenizer: an HF directory's tokenizer.json where it has one, else
+openai-whisper's for the vocabulary size.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
+from torch import nn
 
 from zoo.convert.common import UnsupportedConfigError, hf_activation, rename_all, require
+from data.whisper_tokenizer import WhisperTokenizer, load_whisper_tokenizer
 from zoo.convert.openai_whisper import check_sinusoids, stacks_key_map
+from zoo.generation.whisper_decode import tokenizer_for_vocab
 from zoo.whisper import WhisperConfig
 
 _PREFIX = "model."  # WhisperForConditionalGeneration wraps a WhisperModel named `model`
@@ -64,3 +70,17 @@ def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, so
         raise UnsupportedConfigError(f"{source}: proj_out differs from decoder.embed_tokens; supported: tied "
                                      "output projection (every Whisper release)")
     return rename_all(state, _RENAME, source)
+
+
+def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer:
+    """The tokenizer of what from_hf converted: a directory's tokenizer.json, else openai-whisper's for the
+    vocabulary size (a transformers instance, or a directory without one)."""
+    if isinstance(obj, (str, Path)) and (Path(obj) / "tokenizer.json").is_file():
+        return load_whisper_tokenizer(obj)
+    return tokenizer_for_vocab(vocab_size)
+
+
+def attach_tokenizer(model: nn.Module, obj: Any) -> nn.Module:
+    """Give a Whisper that from_hf built from `obj` (an instance or a directory) its tokenizer (`model.tokenizer`)."""
+    model.tokenizer = tokenizer_for(obj, model.config.vocab_size)
+    return model

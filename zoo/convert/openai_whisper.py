@@ -4,7 +4,9 @@ openai-whisper's checkpoints (the .pt files `whisper.load_model` downloads) are
 `{"dims": ModelDimensions as a dict, "model_state_dict": {...}}`, usually in
 fp16; its `Whisper.state_dict()` has the same keys. The encoder's
 `positional_embedding` is a saved buffer holding the fixed sinusoid table: it
-is checked against ours (backbones/frontends/audio.py) and dropped. Also the
+is checked against ours (backbones/frontends/audio.py) and dropped. The model
+carries its tokenizer (`model.tokenizer`, what transcription decodes with):
+openai-whisper's for the vocabulary size, as its `get_tokenizer`. Also the
 helpers the HF converter shares: stacks of blocks named per side, the check of
 the encoder's fixed positions.
 """
@@ -20,6 +22,7 @@ from torch import nn
 
 from backbones.positions import sinusoid_table
 from zoo.convert.common import UnsupportedConfigError, block_key, build_converted, rename_all
+from zoo.generation.whisper_decode import tokenizer_for_vocab
 from zoo.io import load_torch_checkpoint
 from zoo.whisper import Whisper, WhisperConfig
 
@@ -108,7 +111,10 @@ def _read(obj: Any) -> tuple[dict[str, Any], dict[str, torch.Tensor], str]:
 
 def from_whisper(obj: Any) -> Whisper:
     """An openai-whisper `Whisper` model, its checkpoint dict ({"dims", "model_state_dict"}) or a path to its .pt
-    file (loaded with torch.load(weights_only=True)) -> our Whisper with the same weights, in eval mode."""
+    file (loaded with torch.load(weights_only=True)) -> our Whisper with the same weights, in eval mode, carrying
+    openai-whisper's tokenizer for its vocabulary (`model.tokenizer`)."""
     dims, state, source = _read(obj)
     config = config_from_dims(dims, source)
-    return build_converted(config, convert_state_dict(state, config, source), source)
+    model = build_converted(config, convert_state_dict(state, config, source), source)
+    model.tokenizer = tokenizer_for_vocab(config.vocab_size)  # multilingual from 51865, its languages from the size
+    return model

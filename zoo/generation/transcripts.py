@@ -7,7 +7,7 @@ a transcription run reads.
 
 `result` is what `zoo.transcribe` (and openai-whisper's `transcribe`) returns: {"text", "segments":
 [{"start", "end", "text", ...}], "language"}. Every format is byte for byte what openai-whisper's
-`whisper.utils.get_writer(format, output_dir)` writes for the same result (tests/data/test_transcripts.py
+`whisper.utils.get_writer(format, output_dir)` writes for the same result (tests/zoo/test_transcripts.py
 compares them), file name included: the audio file's name without its last extension, plus the format's.
 Differences: files are written atomically (temp file, fsync, rename) and always in UTF-8, and a result
 that cannot be rendered (a negative time, a value json cannot hold) leaves no half-written file behind.

@@ -3,6 +3,7 @@
     options = DecodingOptions(language=None, beam_size=5)       # None: detect the language
     result = decode(model, mel, options, tokenizer)             # mel (n_mels, 3000) -> DecodingResult
     results = decode(model, mels, options, tokenizer)           # (B, n_mels, 3000) -> list of them
+    results = decode(model, mels, [options_1, options_2])       # each audio its own prompt, language, prefix
 
 The encoder runs once; the decoder runs on a Session (its self-attention KV cache, the
 cross-attention keys and values computed once at the prefill) through conditioned.AudioConditioned.
@@ -10,7 +11,10 @@ The initial tokens are [sot_prev, prompt...] + sot_sequence (+ <|notimestamps|>)
 no-speech probability is read at <|startoftranscript|> in the prefill; Whisper's logit rules
 (whisper_rules) apply at every step; temperature 0 is greedy, above it best_of samples are drawn,
 beam_size runs Whisper's beam search (whisper_beam). Candidates are ranked by sum log-prob over a
-length penalty (openai-whisper's MaximumLikelihoodRanker). Checked against openai-whisper
+length penalty (openai-whisper's MaximumLikelihoodRanker). A list of options gives each audio its
+own prompt, language and prefix (transcribe's windows, each file at its own place): the initial tokens
+are left-padded to one length, and rows that leave different room to sample decode in separate
+sessions, so each audio gets the tokens it would get alone. Checked against openai-whisper
 20250625's decoding.py (tests/zoo/test_whisper_decode.py); differences: an English-only model
 with language=None decodes English (openai-whisper raises), a batch of several audios with
 beams or best_of works (openai-whisper's broadcasts one audio only), results keep the detected
@@ -23,7 +27,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import torch
 from torch import nn
@@ -38,6 +42,7 @@ from zoo.generation.whisper_beam import Candidates, whisper_beam_search
 from zoo.generation.whisper_rules import LogitRules, suppressed_tokens, whisper_rules
 
 TASKS = ("transcribe", "translate", "lang_id")
+ROW_FIELDS = ("language", "prompt", "prefix")  # the options that may differ between the audios of one call
 
 
 @dataclass(frozen=True)
@@ -88,14 +93,18 @@ class DecodingResult:
     compression_ratio: float = math.nan     # text bytes / zlib-compressed bytes: high for repetitive text
 
 
+def tokenizer_for_vocab(vocab_size: int) -> WhisperTokenizer:
+    """openai-whisper's tokenizer for a model's vocabulary size: multilingual from 51865 on, with
+    vocab_size - 51765 - 1 languages (51865 -> 99, 51866 (large-v3) -> 100); English-only below."""
+    multilingual = vocab_size >= MULTILINGUAL_MIN_VOCAB
+    return load_whisper_tokenizer(multilingual=multilingual, num_languages=vocab_size - 51765 - int(multilingual))
+
+
 def default_tokenizer(model: nn.Module) -> WhisperTokenizer:
     """The tokenizer a model carries (`model.tokenizer`), else openai-whisper's for its vocabulary size."""
     if getattr(model, "tokenizer", None) is not None:
         return model.tokenizer
-    multilingual = model.vocab_size >= MULTILINGUAL_MIN_VOCAB
-    # openai-whisper: 51865 -> 99 languages, 51866 (large-v3) -> 100; English-only has none.
-    return load_whisper_tokenizer(multilingual=multilingual,
-                                  num_languages=model.vocab_size - 51765 - int(multilingual))
+    return tokenizer_for_vocab(model.vocab_size)
 
 
 def audio_features(model: nn.Module, mel_or_features: torch.Tensor) -> torch.Tensor:
@@ -200,50 +209,71 @@ def _candidates(sampled: torch.Tensor, sums: torch.Tensor, group: int, eot: int)
     return [pairs[i:i + group] for i in range(0, len(pairs), group)]
 
 
-class DecodingPlan:
-    """What one decode call does, settled before any audio: the initial tokens, where <|startoftranscript|>
-    sits in them, the rules, how many tokens to sample, how many candidates per audio (beams or samples)."""
+def per_row_options(options: DecodingOptions | Sequence[DecodingOptions], n: int,
+                    overrides: dict | None = None) -> list[DecodingOptions]:
+    """One DecodingOptions per audio (`overrides` replaced in each); a list may differ only in ROW_FIELDS."""
+    rows = [options] * n if isinstance(options, DecodingOptions) else list(options)
+    if len(rows) != n:
+        raise ValueError(f"options: got a list of {len(rows)} DecodingOptions for {n} audios; expected one per audio")
+    rows = [replace(o, **overrides) for o in rows] if overrides else rows
+    shared = [replace(o, **dict.fromkeys(ROW_FIELDS)) for o in rows]
+    if any(o != shared[0] for o in shared):
+        raise ValueError(f"the audios of one decode call may differ only in {ROW_FIELDS}; got {rows}")
+    return rows
 
-    def __init__(self, model: nn.Module, options: DecodingOptions, tokenizer: WhisperTokenizer):
-        self.model, self.options, self.tokenizer = model, options, tokenizer
-        text_ctx = model.max_positions
-        sample_len = options.sample_len or text_ctx // 2
-        self.initial = initial_tokens(tokenizer, options, text_ctx, sample_len)
+
+class DecodingPlan:
+    """What one decode call does, settled before any audio: each audio's initial tokens, left-padded to one
+    length T, where <|startoftranscript|> sits in each row, the rules, how many tokens to sample, how many
+    candidates per audio (beams or samples). `options`: one for every audio, or one per audio (ROW_FIELDS)."""
+
+    def __init__(self, model: nn.Module, options: DecodingOptions | Sequence[DecodingOptions],
+                 tokenizer: WhisperTokenizer):
+        rows = [options] if isinstance(options, DecodingOptions) else list(options)
+        self.model, self.options, self.tokenizer = model, rows[0], tokenizer
+        self.text_ctx = model.max_positions
+        self.sample_len = self.options.sample_len or self.text_ctx // 2
+        self.initials = [initial_tokens(tokenizer, o, self.text_ctx, self.sample_len) for o in rows]
+        self.initial = self.initials[0]
+        length = max(map(len, self.initials))  # T
         self.sot_index = self.initial.index(tokenizer.sot)
-        # Tokens sampled: sample_len, fewer where the initial tokens leave less room in text_ctx.
-        self.steps = min(sample_len, text_ctx + 1 - len(self.initial))
+        self.sot_positions = [length - len(i) + i.index(tokenizer.sot) for i in self.initials]  # after the padding
+        self.steps = self.room(length)
         if self.steps < 1:
-            raise ValueError(f"the initial tokens ({len(self.initial)}: prompt, sot_sequence, prefix) leave no "
-                             f"room to sample in the decoder's {text_ctx} positions: shorten the prompt or prefix")
-        self.group = options.beam_size or options.best_of or 1
+            raise ValueError(f"the initial tokens ({length}: prompt, sot_sequence, prefix) leave no "
+                             f"room to sample in the decoder's {self.text_ctx} positions: shorten the prompt or prefix")
+        self.group = self.options.beam_size or self.options.best_of or 1
         precision = CHUNK_LENGTH / model.config.audio_ctx  # s per timestamp step: 0.02
-        max_initial = options.max_initial_timestamp
+        max_initial = self.options.max_initial_timestamp
         self.rules = whisper_rules(
-            tokenizer, len(self.initial), suppress_blank=options.suppress_blank,
-            suppress=suppressed_tokens(tokenizer, options.suppress_tokens),
-            timestamps=not options.without_timestamps,
+            tokenizer, length, suppress_blank=self.options.suppress_blank,
+            suppress=suppressed_tokens(tokenizer, self.options.suppress_tokens),
+            timestamps=not self.options.without_timestamps,
             max_initial_index=round(max_initial / precision) if max_initial else None)
 
-    def languages(self, features: torch.Tensor, tokens: torch.Tensor) -> tuple[list[str], list[dict] | None]:
-        """Detect where asked (writing the language tokens into `tokens`), else the given one for all."""
-        options, tokenizer = self.options, self.tokenizer
-        detect = tokenizer.multilingual and (options.language is None or options.task == "lang_id")
-        if not detect:
-            return [options.language or "en"] * features.shape[0], None
-        found, probs = detect_language(self.model, features, tokenizer)
-        if options.language is None:
-            tokens[:, self.sot_index + 1] = found
-        return [max(p, key=p.get) for p in probs], probs
+    def room(self, length: int) -> int:
+        """Tokens sampled after `length` initial tokens: sample_len, fewer where that leaves less room in text_ctx."""
+        return min(self.sample_len, self.text_ctx + 1 - length)
 
-    def search(self, features: torch.Tensor, tokens: torch.Tensor,
-               generator: torch.Generator | None) -> tuple[list[Candidates], list[float]]:
-        """Each audio's candidates and its no-speech probability."""
+    def padded(self, device: torch.device | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The initial tokens (B, T), left-padded, and their mask (B, T) (1 = a real token), None without padding."""
+        length = max(map(len, self.initials))
+        tokens = torch.tensor([[self.tokenizer.eot] * (length - len(i)) + i for i in self.initials], device=device)
+        mask = torch.tensor([[0] * (length - len(i)) + [1] * len(i) for i in self.initials], device=device)
+        return tokens, (mask if bool((mask == 0).any()) else None)
+
+    def search(self, features: torch.Tensor, tokens: torch.Tensor, generator: torch.Generator | None,
+               attention_mask: torch.Tensor | None = None) -> tuple[list[Candidates], list[float]]:
+        """Each audio's candidates and its no-speech probability; tokens (B, T) as `padded` gives them."""
         g, options, tokenizer = self.group, self.options, self.tokenizer
         tokens = tokens.repeat_interleave(g, dim=0)  # (B*G, T)
-        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1)  # G rows per audio
+        mask = None if attention_mask is None else attention_mask.repeat_interleave(g, dim=0)  # (B*G, T)
+        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1, mask)  # G rows per audio
         try:
-            logits = session.feed(tokens, keep=tokens.shape[1] - self.sot_index)  # (B*G, T - sot_index, V)
-            at_sot = logits[::g, 0].float().softmax(-1)[:, tokenizer.no_speech]  # (B,)
+            first = min(self.sot_positions)
+            logits = session.feed(tokens, keep=tokens.shape[1] - first)  # (B*G, T - first, V)
+            at = torch.tensor(self.sot_positions, device=logits.device) - first  # (B,)
+            at_sot = logits[::g][torch.arange(len(at)), at].float().softmax(-1)[:, tokenizer.no_speech]  # (B,)
             if options.beam_size is not None:
                 found = whisper_beam_search(session, tokens, logits[:, -1], self.rules, steps=self.steps,
                                             eot=tokenizer.eot, beam_size=g, patience=options.patience)
@@ -266,32 +296,69 @@ class DecodingPlan:
                               compression_ratio=compression_ratio(text))
 
 
+def _languages(model: nn.Module, features: torch.Tensor, rows: list[DecodingOptions],
+               tokenizer: WhisperTokenizer) -> tuple[list[str], list[dict | None]]:
+    """Each audio's language and, where detected, its language probabilities: detected where none is given
+    (or for lang_id) with a multilingual tokenizer; otherwise the given one, "en" if none."""
+    languages, probs = [o.language or "en" for o in rows], [None] * len(rows)
+    detect = [i for i, o in enumerate(rows)
+              if tokenizer.multilingual and (o.language is None or o.task == "lang_id")]
+    if detect:
+        _, found = detect_language(model, features[detect], tokenizer)
+        for i, p in zip(detect, found):
+            languages[i], probs[i] = max(p, key=p.get), p
+    return languages, probs
+
+
+def _search_rows(plan: DecodingPlan, features: torch.Tensor, rows: list[DecodingOptions],
+                 generator: torch.Generator | None) -> list[tuple[Candidates, float]]:
+    """Each audio's (candidates, no-speech probability) under `plan` (made for `rows`). Audios whose initial
+    tokens leave the same room to sample decode in one session: a shorter row in a longer row's session
+    would get less room than alone."""
+    rooms = [plan.room(len(i)) for i in plan.initials]
+    found: list = [None] * len(rows)
+    for room in dict.fromkeys(rooms):
+        index = [i for i, r in enumerate(rooms) if r == room]
+        part = plan if len(index) == len(rows) else DecodingPlan(plan.model, [rows[i] for i in index],
+                                                                 plan.tokenizer)
+        tokens, mask = part.padded(features.device)
+        candidates, no_speech = part.search(features[index], tokens, generator, mask)
+        for i, c, p in zip(index, candidates, no_speech):
+            found[i] = (c, p)
+    return found
+
+
 @torch.inference_mode()
-def decode(model: nn.Module, mel: torch.Tensor, options: DecodingOptions = DecodingOptions(),
+def decode(model: nn.Module, mel: torch.Tensor,
+           options: DecodingOptions | Sequence[DecodingOptions] = DecodingOptions(),
            tokenizer: WhisperTokenizer | None = None, *, generator: torch.Generator | None = None,
            **overrides) -> DecodingResult | list[DecodingResult]:
     """Decode 30 s windows: mel (n_mels, 3000) -> DecodingResult; (B, n_mels, 3000) -> a list of B.
 
-    options: DecodingOptions, fields replaced by `overrides`; tokenizer: default_tokenizer(model);
-    generator: the random draws when temperature > 0 (default: torch's global generator).
+    options: DecodingOptions, or a list of B, one per audio, that differ only in language, prompt and
+    prefix; fields replaced by `overrides`. tokenizer: default_tokenizer(model); generator: the random
+    draws when temperature > 0 (default: torch's global generator).
     Encoder output (B, N, D) in place of the mel skips the encoder.
     """
-    options = replace(options, **overrides) if overrides else options
     tokenizer = tokenizer or default_tokenizer(model)
-    plan = DecodingPlan(model, options, tokenizer)
+    batch = 1 if mel.dim() == 2 else mel.shape[0]
+    rows = per_row_options(options, batch, overrides)
+    DecodingPlan(model, rows, tokenizer)  # check the options before running the encoder
     was_training = model.training
     model.eval()
     try:
         features = audio_features(model, mel)  # (B, N, D)
-        tokens = torch.tensor([plan.initial], device=features.device).repeat(features.shape[0], 1)  # (B, T)
-        languages, probs = plan.languages(features, tokens)
-        probs = probs or [None] * features.shape[0]
-        if options.task == "lang_id":
+        languages, probs = _languages(model, features, rows, tokenizer)
+        if rows[0].task == "lang_id":
             results = [DecodingResult(audio_features=f, language=lang, language_probs=p)
                        for f, lang, p in zip(features, languages, probs)]
         else:
-            candidates, no_speech = plan.search(features, tokens, generator)
-            results = [plan.result(*row) for row in zip(features, languages, probs, candidates, no_speech)]
+            # Detected languages go into the initial tokens (English-only vocabularies have none).
+            rows = [replace(o, language=lang) if o.language is None and tokenizer.multilingual else o
+                    for o, lang in zip(rows, languages)]
+            plan = DecodingPlan(model, rows, tokenizer)
+            found = _search_rows(plan, features, rows, generator)
+            results = [plan.result(f, lang, p, *row) for f, lang, p, row in zip(features, languages, probs, found)]
     finally:
         model.train(was_training)
     return results[0] if mel.dim() == 2 else results
