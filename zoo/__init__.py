@@ -4,14 +4,15 @@
     model = zoo.create_model("gpt_tiny")
     zoo.list_models("gpt*")
     zoo.generate(model, input_ids, max_new_tokens=32)
+    zoo.transcribe(whisper_model, "speech.flac")   # {"text", "segments", "language"}
 """
 from zoo import ast, bert, gpt, llama, vit, whisper  # noqa: F401  (each registers its family and presets)
 from backbones.inference import pack_for_inference
 from zoo.convert import from_hf, from_timm, from_whisper, load_directory
-from zoo.generation import GenerationConfig, generate, stream
+from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
 __all__ = ["GenerationConfig", "create_model", "from_hf", "from_timm", "from_whisper", "generate", "list_families",
            "list_models", "load_directory", "load_pretrained", "model_info", "pack_for_inference", "register_model",
-           "save_pretrained", "stream"]
+           "save_pretrained", "stream", "transcribe"]

@@ -209,3 +209,15 @@ def test_mel_errors_name_the_argument_and_expectation():
         ours(torch.zeros(2, 16, 3000), tokens)
     with pytest.raises(ValueError, match=r"mel has 30 frames .*: Whisper's encoder takes exactly"):
         ours.encode(torch.zeros(2, 16, 30))
+
+
+def test_from_hf_whisper_knows_its_tokenizer(tmp_path):
+    """A Whisper loaded from transformers (instance or directory) carries the tokenizer of its vocabulary."""
+    cfg = transformers.WhisperConfig(vocab_size=51865, d_model=64, encoder_layers=1, decoder_layers=1,
+                                     encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=128,
+                                     decoder_ffn_dim=128, max_source_positions=1500, max_target_positions=448)
+    hf = transformers.WhisperForConditionalGeneration(cfg)
+    hf.save_pretrained(tmp_path)
+    for source in (hf, tmp_path):
+        tokenizer = zoo.from_hf(source).tokenizer
+        assert tokenizer.multilingual and tokenizer.sot == 50258 and tokenizer.vocab_size <= 51865

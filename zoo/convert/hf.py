@@ -55,4 +55,6 @@ def from_hf(obj: Any) -> nn.Module:
                                      f"supported: {sorted(CONVERTERS)}")
     converter = CONVERTERS[model_type]
     config = converter.config_from_hf(cfg, state)
-    return build_converted(config, converter.convert_state_dict(state, config, source), source)
+    model = build_converted(config, converter.convert_state_dict(state, config, source), source)
+    attach = getattr(converter, "attach_tokenizer", None)  # families whose models carry their tokenizer (Whisper)
+    return attach(model, obj) if attach is not None else model

@@ -5,9 +5,10 @@ HF keeps one width (`d_model`) for both sides, its own names
 `fc1`/`fc2`, `final_layer_norm` as the block's second norm) and the encoder's
 fixed sinusoids as a frozen `embed_positions` Embedding: checked against ours
 and dropped. `proj_out` is tied to the decoder's token embedding; WhisperModel
-has no `proj_out` and no `model.` prefix. `attach_tokenizer` gives the built model
-its tokenizer: an HF directory's tokenizer.json where it has one, else
-openai-whisper's for the vocabulary size.
+has no `proj_out` and no `model.` prefix. `attach_tokenizer(model, obj)` gives a
+built model its tokenizer: an HF directory's tokenizer.json where it has one,
+else openai-whisper's for the vocabulary size. from_hf (hf.py) does not call it
+yet; until it does, such a model decodes with default_tokenizer's vocabulary rule.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from torch import nn
 from zoo.convert.common import UnsupportedConfigError, hf_activation, rename_all, require
 from data.whisper_tokenizer import WhisperTokenizer, load_whisper_tokenizer
 from zoo.convert.openai_whisper import check_sinusoids, stacks_key_map
-from zoo.generation.whisper_decode import tokenizer_for_vocab
+from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
 from zoo.whisper import WhisperConfig
 
 _PREFIX = "model."  # WhisperForConditionalGeneration wraps a WhisperModel named `model`
@@ -72,12 +73,12 @@ def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, so
     return rename_all(state, _RENAME, source)
 
 
-def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer:
+def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
     """The tokenizer of what from_hf converted: a directory's tokenizer.json, else openai-whisper's for the
-    vocabulary size (a transformers instance, or a directory without one)."""
+    vocabulary size (a transformers instance, or a directory without one), None if no release has that size."""
     if isinstance(obj, (str, Path)) and (Path(obj) / "tokenizer.json").is_file():
         return load_whisper_tokenizer(obj)
-    return tokenizer_for_vocab(vocab_size)
+    return tokenizer_for_vocab(vocab_size) if vocab_size in WHISPER_VOCAB_SIZES else None
 
 
 def attach_tokenizer(model: nn.Module, obj: Any) -> nn.Module:

@@ -22,7 +22,7 @@ from torch import nn
 
 from backbones.positions import sinusoid_table
 from zoo.convert.common import UnsupportedConfigError, block_key, build_converted, rename_all
-from zoo.generation.whisper_decode import tokenizer_for_vocab
+from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
 from zoo.io import load_torch_checkpoint
 from zoo.whisper import Whisper, WhisperConfig
 
@@ -112,9 +112,10 @@ def _read(obj: Any) -> tuple[dict[str, Any], dict[str, torch.Tensor], str]:
 def from_whisper(obj: Any) -> Whisper:
     """An openai-whisper `Whisper` model, its checkpoint dict ({"dims", "model_state_dict"}) or a path to its .pt
     file (loaded with torch.load(weights_only=True)) -> our Whisper with the same weights, in eval mode, carrying
-    openai-whisper's tokenizer for its vocabulary (`model.tokenizer`)."""
+    openai-whisper's tokenizer for its vocabulary (`model.tokenizer`; None for a size no release has)."""
     dims, state, source = _read(obj)
     config = config_from_dims(dims, source)
     model = build_converted(config, convert_state_dict(state, config, source), source)
-    model.tokenizer = tokenizer_for_vocab(config.vocab_size)  # multilingual from 51865, its languages from the size
+    # Multilingual from 51865, its languages from the size; none for a vocabulary that is not openai-whisper's.
+    model.tokenizer = tokenizer_for_vocab(config.vocab_size) if config.vocab_size in WHISPER_VOCAB_SIZES else None
     return model

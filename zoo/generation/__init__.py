@@ -13,7 +13,9 @@ stops) only:
 Encoder-decoders join through conditioned.AudioConditioned (the decoder bound to one encoder
 output). Whisper's window decoding, openai-whisper's `whisper.decode`, is a second entry point:
 `zoo.generation.whisper_decode.decode(model, mel, DecodingOptions(...), tokenizer)`, with
-whisper_rules.py (its logit rules) and whisper_beam.py (its beam search).
+whisper_rules.py (its logit rules) and whisper_beam.py (its beam search). Long audio, openai-whisper's
+`transcribe`, is `transcribe(model, audio, **options)` (transcribe.py, with segments.py), also as
+`zoo.transcribe`.
 """
 from __future__ import annotations
 
@@ -29,10 +31,14 @@ from zoo.generation.session import Session, check_prompt
 from zoo.generation.speculative import SpeculativeStats, speculative_generate
 # Not `decode` itself here: that name would hide the submodule zoo.generation.decode.
 from zoo.generation.whisper_decode import DecodingOptions, DecodingResult, detect_language
+# This one is exported: the function hides the submodule as an attribute, so reach the module's other
+# names with `from zoo.generation.transcribe import ...` (which reads the module itself).
+from zoo.generation.transcribe import transcribe
 
 __all__ = ["AudioConditioned", "DecodingOptions", "DecodingResult", "GenerationConfig", "Session",
            "SpeculativeStats", "apply_repetition_penalty", "beam_search", "check_prompt", "choose",
-           "detect_language", "filter_logits", "generate", "next_token_probs", "speculative_generate", "stream"]
+           "detect_language", "filter_logits", "generate", "next_token_probs", "speculative_generate", "stream",
+           "transcribe"]
 
 
 def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,

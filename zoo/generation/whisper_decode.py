@@ -93,9 +93,15 @@ class DecodingResult:
     compression_ratio: float = math.nan     # text bytes / zlib-compressed bytes: high for repetitive text
 
 
+WHISPER_VOCAB_SIZES = (51864, 51865, 51866)  # openai-whisper's: English-only, multilingual, large-v3
+
+
 def tokenizer_for_vocab(vocab_size: int) -> WhisperTokenizer:
     """openai-whisper's tokenizer for a model's vocabulary size: multilingual from 51865 on, with
-    vocab_size - 51765 - 1 languages (51865 -> 99, 51866 (large-v3) -> 100); English-only below."""
+    vocab_size - 51765 - 1 languages (51865 -> 99, 51866 (large-v3) -> 100); English-only (51864) below."""
+    if vocab_size not in WHISPER_VOCAB_SIZES:
+        raise ValueError(f"no openai-whisper tokenizer has a vocabulary of {vocab_size}: expected one of "
+                         f"{WHISPER_VOCAB_SIZES}; pass the model's tokenizer (tokenizer=)")
     multilingual = vocab_size >= MULTILINGUAL_MIN_VOCAB
     return load_whisper_tokenizer(multilingual=multilingual, num_languages=vocab_size - 51765 - int(multilingual))
 
@@ -195,10 +201,11 @@ def sample_tokens(session: Session, tokens: torch.Tensor, logits: torch.Tensor, 
         ended = tokens[:, -1] == eot
         # Log-probs of the rule-filtered logits, before any temperature; ended rows add nothing.
         sums += torch.log_softmax(logits, -1).gather(1, token[:, None])[:, 0] * ~ended
-        tokens = torch.cat([tokens, token.masked_fill(ended, eot)[:, None]], dim=1)  # (R, L+1)
-        if bool((tokens[:, -1] == eot).all()) or step == steps - 1:
+        last = token.masked_fill(ended, eot)[:, None]  # (R, 1)
+        tokens = torch.cat([tokens, last], dim=1)  # (R, L+1)
+        if bool((last == eot).all()) or step == steps - 1:
             break
-        logits = session.feed(tokens[:, -1:])[:, -1]
+        logits = session.feed(last)[:, -1]  # fed as its own tensor: the same strides every step (compile)
     return tokens[:, t:], sums
 
 
@@ -263,12 +270,15 @@ class DecodingPlan:
         return tokens, (mask if bool((mask == 0).any()) else None)
 
     def search(self, features: torch.Tensor, tokens: torch.Tensor, generator: torch.Generator | None,
-               attention_mask: torch.Tensor | None = None) -> tuple[list[Candidates], list[float]]:
-        """Each audio's candidates and its no-speech probability; tokens (B, T) as `padded` gives them."""
+               attention_mask: torch.Tensor | None = None, compile: bool = False
+               ) -> tuple[list[Candidates], list[float]]:
+        """Each audio's candidates and its no-speech probability; tokens (B, T) as `padded` gives them;
+        compile: the one-token steps through torch.compile (Session's compile)."""
         g, options, tokenizer = self.group, self.options, self.tokenizer
         tokens = tokens.repeat_interleave(g, dim=0)  # (B*G, T)
         mask = None if attention_mask is None else attention_mask.repeat_interleave(g, dim=0)  # (B*G, T)
-        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1, mask)  # G rows per audio
+        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1, mask,
+                          compile=compile)  # G rows per audio
         try:
             first = min(self.sot_positions)
             logits = session.feed(tokens, keep=tokens.shape[1] - first)  # (B*G, T - first, V)
@@ -311,7 +321,7 @@ def _languages(model: nn.Module, features: torch.Tensor, rows: list[DecodingOpti
 
 
 def _search_rows(plan: DecodingPlan, features: torch.Tensor, rows: list[DecodingOptions],
-                 generator: torch.Generator | None) -> list[tuple[Candidates, float]]:
+                 generator: torch.Generator | None, compile: bool = False) -> list[tuple[Candidates, float]]:
     """Each audio's (candidates, no-speech probability) under `plan` (made for `rows`). Audios whose initial
     tokens leave the same room to sample decode in one session: a shorter row in a longer row's session
     would get less room than alone."""
@@ -322,7 +332,7 @@ def _search_rows(plan: DecodingPlan, features: torch.Tensor, rows: list[Decoding
         part = plan if len(index) == len(rows) else DecodingPlan(plan.model, [rows[i] for i in index],
                                                                  plan.tokenizer)
         tokens, mask = part.padded(features.device)
-        candidates, no_speech = part.search(features[index], tokens, generator, mask)
+        candidates, no_speech = part.search(features[index], tokens, generator, mask, compile)
         for i, c, p in zip(index, candidates, no_speech):
             found[i] = (c, p)
     return found
@@ -332,12 +342,13 @@ def _search_rows(plan: DecodingPlan, features: torch.Tensor, rows: list[Decoding
 def decode(model: nn.Module, mel: torch.Tensor,
            options: DecodingOptions | Sequence[DecodingOptions] = DecodingOptions(),
            tokenizer: WhisperTokenizer | None = None, *, generator: torch.Generator | None = None,
-           **overrides) -> DecodingResult | list[DecodingResult]:
+           compile: bool = False, **overrides) -> DecodingResult | list[DecodingResult]:
     """Decode 30 s windows: mel (n_mels, 3000) -> DecodingResult; (B, n_mels, 3000) -> a list of B.
 
     options: DecodingOptions, or a list of B, one per audio, that differ only in language, prompt and
     prefix; fields replaced by `overrides`. tokenizer: default_tokenizer(model); generator: the random
-    draws when temperature > 0 (default: torch's global generator).
+    draws when temperature > 0 (default: torch's global generator); compile: the decoder's one-token steps
+    through torch.compile (a new batch size or cache length compiles anew).
     Encoder output (B, N, D) in place of the mel skips the encoder.
     """
     tokenizer = tokenizer or default_tokenizer(model)
@@ -357,7 +368,7 @@ def decode(model: nn.Module, mel: torch.Tensor,
             rows = [replace(o, language=lang) if o.language is None and tokenizer.multilingual else o
                     for o, lang in zip(rows, languages)]
             plan = DecodingPlan(model, rows, tokenizer)
-            found = _search_rows(plan, features, rows, generator)
+            found = _search_rows(plan, features, rows, generator, compile)
             results = [plan.result(f, lang, p, *row) for f, lang, p, row in zip(features, languages, probs, found)]
     finally:
         model.train(was_training)

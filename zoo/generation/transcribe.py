@@ -1,0 +1,307 @@
+"""Long-form transcription with Whisper: openai-whisper's `transcribe` on our model, one audio or a batch.
+
+    result = zoo.transcribe(model, "talk.flac")               # {"text", "segments": [...], "language"}
+    results = zoo.transcribe(model, [wave, "b.flac"])         # a list: the audios decode together
+
+The audio's log-mel, padded with 30 s of silence, is read in 30 s windows from a seek position (mel
+frames). The language is detected on the first window when none is given (multilingual models). Each
+window is decoded (whisper_decode.decode) after a prompt of the previous windows' tokens; a result
+that is too repetitive (compression ratio) or too unlikely (average log-prob) is decoded again at the
+next temperature, unless it looks like silence (no-speech probability); a silent window is skipped;
+the others are cut into segments at timestamp pairs (segments.py) and the seek moves on to the last
+timestamp, or past the window. After a temperature above 0.5, or always without
+condition_on_previous_text, the next prompt starts afresh.
+
+A list of audios decodes as a batch: each audio has its own seek, clips, language, prompt and
+fallback state; every step decodes the current window of up to `batch_size` of them at once (the
+encoder runs once per window, whatever the fallbacks), the rows that need a fallback decode again
+together at the next temperature, and an audio that is done makes room for the next. Greedy and beam
+decoding give each audio what it gets alone; sampled fallbacks draw from the one generator in another
+order than file by file.
+
+Checked against openai-whisper 20250625's transcribe.py (tests/zoo/test_transcribe.py): the same
+segments, times, tokens and text on the same weights. Differences: no word-level timestamps
+(word_timestamps=True raises NotImplementedError; hallucination_silence_threshold and the punctuation
+options only act with them), verbose=True prints the segments only, no fp16 option (the model's dtype
+decides), a clip that ends past the audio ends with it (openai-whisper may loop on an empty window).
+"""
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from data.audio import FRAMES_PER_SECOND, HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
+from data.whisper_tokenizer import WhisperTokenizer
+from zoo.generation.segments import cut_segments
+from zoo.generation.whisper_decode import (DecodingOptions, DecodingResult, audio_features, decode,
+                                           default_tokenizer, detect_language)
+
+AudioInput = str | os.PathLike | np.ndarray | torch.Tensor
+
+
+@dataclass(frozen=True)
+class TranscribeOptions:
+    """The long-form loop's options, openai-whisper's names and defaults (each window's are DecodingOptions)."""
+    temperature: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # tried in turn while a window fails
+    compression_ratio_threshold: float | None = 2.4  # above: too repetitive, fall back
+    logprob_threshold: float | None = -1.0      # average log-prob below: fall back
+    no_speech_threshold: float | None = 0.6     # P(no speech) above, with the log-prob below: silence
+    condition_on_previous_text: bool = True     # prompt each window with the previous windows' tokens
+    initial_prompt: str | None = None           # text before the first window
+    carry_initial_prompt: bool = False          # ... and before every window
+    clip_timestamps: tuple[float, ...] = ()     # s: start, end, start, ... to transcribe (() = everything)
+    batch_size: int | None = None               # audios decoded together (None: all of them)
+    compile: bool = False                       # the decoder's one-token steps through torch.compile
+    verbose: bool | None = None                 # True: print each segment
+
+    def needs_fallback(self, result: DecodingResult) -> bool:
+        """Too repetitive or too unlikely, and not silence."""
+        failed = ((self.compression_ratio_threshold is not None
+                   and result.compression_ratio > self.compression_ratio_threshold)
+                  or (self.logprob_threshold is not None and result.avg_logprob < self.logprob_threshold))
+        return failed and not (self.no_speech_threshold is not None
+                               and result.no_speech_prob > self.no_speech_threshold
+                               and self.logprob_threshold is not None
+                               and result.avg_logprob < self.logprob_threshold)
+
+    def is_silent(self, result: DecodingResult) -> bool:
+        """No speech is likely, and the text is not likely enough to keep anyway."""
+        if self.no_speech_threshold is None or result.no_speech_prob <= self.no_speech_threshold:
+            return False
+        return self.logprob_threshold is None or result.avg_logprob <= self.logprob_threshold
+
+
+def options_at(decode_options: dict, temperature: float) -> DecodingOptions:
+    """One window's DecodingOptions at a temperature: beam search (beam_size, patience) at 0 only, best_of above it."""
+    drop = ("beam_size", "patience") if temperature > 0 else ("best_of",)
+    return DecodingOptions(**{k: v for k, v in decode_options.items() if k not in drop}, temperature=temperature)
+
+
+class Transcript:
+    """One audio's way through the loop: its mel, the seek (in which clip), its tokens and segments so far.
+
+    mel (n_mels, frames + N_FRAMES), as log_mel_spectrogram(audio, padding=N_SAMPLES) gives it.
+    """
+
+    def __init__(self, mel: torch.Tensor, language: str, clip_timestamps: tuple[float, ...],
+                 initial_prompt: list[int]):
+        self.mel, self.language = mel, language
+        self.frames = mel.shape[-1] - N_FRAMES  # of audio, without the padding
+        points = [round(t * FRAMES_PER_SECOND) for t in clip_timestamps] or [0]
+        if len(points) % 2:
+            points.append(self.frames)
+        self.clips = [(start, min(end, self.frames)) for start, end in zip(points[::2], points[1::2])]
+        self.clip, self.seek = 0, self.clips[0][0]
+        self.initial = list(initial_prompt)
+        self.tokens = list(initial_prompt)  # the initial prompt, then every segment's tokens
+        self.reset_since = 0  # the prompt takes tokens from here on
+        self.segments: list[dict] = []
+
+    def next_window(self) -> int | None:
+        """Move the seek into the next clip where the current one is done; the frames of audio in the
+        window at the seek (3000, fewer at the end of a clip), or None when every clip is done."""
+        while self.clip < len(self.clips):
+            start, end = self.clips[self.clip]
+            self.seek = max(self.seek, start)
+            if self.seek < end:
+                return min(N_FRAMES, self.frames - self.seek, end - self.seek)
+            self.clip += 1
+            if self.clip < len(self.clips):
+                self.seek = self.clips[self.clip][0]
+        return None
+
+    def window(self, frames: int) -> torch.Tensor:
+        """The (n_mels, N_FRAMES) encoder input at the seek: `frames` of audio, zero-padded."""
+        return pad_or_trim(self.mel[:, self.seek:self.seek + frames], N_FRAMES)
+
+    def prompt(self, carry_initial: bool, room: int) -> list[int]:
+        """The tokens before this window: since the last reset, the initial prompt first if carried (then
+        the last `room` others)."""
+        if not carry_initial:
+            return self.tokens[self.reset_since:]
+        ignored = max(len(self.initial), self.reset_since)
+        return self.initial + self.tokens[ignored:][-room:]
+
+    def add(self, result: DecodingResult, frames: int, options: TranscribeOptions, tokenizer: WhisperTokenizer,
+            input_stride: int) -> list[dict]:
+        """Take a window's result: skip it if silent, else cut its segments and move the seek; the new segments."""
+        if options.is_silent(result):
+            self.seek += frames
+            return []
+        offset = float(self.seek * HOP_LENGTH / SAMPLE_RATE)  # s
+        pieces, advance = cut_segments(result.tokens, tokenizer.timestamp_begin, time_offset=offset,
+                                       window_frames=frames, input_stride=input_stride)
+        new = []
+        for i, piece in enumerate(pieces, start=len(self.segments)):
+            text = tokenizer.decode([t for t in piece.tokens if t < tokenizer.eot])
+            empty = piece.start == piece.end or text.strip() == ""  # instantaneous or no text: kept, cleared
+            new.append({"id": i, "seek": self.seek, "start": piece.start, "end": piece.end,
+                        "text": "" if empty else text, "tokens": [] if empty else piece.tokens,
+                        "temperature": result.temperature, "avg_logprob": result.avg_logprob,
+                        "compression_ratio": result.compression_ratio, "no_speech_prob": result.no_speech_prob})
+        self.seek += advance
+        self.segments += new
+        self.tokens += [t for segment in new for t in segment["tokens"]]
+        if not options.condition_on_previous_text or result.temperature > 0.5:
+            self.reset_since = len(self.tokens)  # no prompt from text sampled that hot
+        return new
+
+    def result(self, tokenizer: WhisperTokenizer) -> dict:
+        return {"text": tokenizer.decode(self.tokens[len(self.initial):]), "segments": self.segments,
+                "language": self.language}
+
+
+def decode_with_fallback(model: nn.Module, mels: torch.Tensor, rows: list[dict], options: TranscribeOptions,
+                         tokenizer: WhisperTokenizer, generator: torch.Generator | None = None
+                         ) -> list[DecodingResult]:
+    """Windows (B, n_mels, N_FRAMES), each with its decoding options (a dict of DecodingOptions fields
+    without the temperature) -> each one's result at the first temperature where it does not fail."""
+    features = audio_features(model, mels)  # (B, N, D): the encoder once, for every temperature
+    results: list = [None] * len(rows)
+    todo = list(range(len(rows)))
+    for temperature in options.temperature:
+        found = decode(model, features[todo], [options_at(rows[i], temperature) for i in todo], tokenizer,
+                       generator=generator, compile=options.compile)
+        for i, result in zip(todo, found):
+            results[i] = result
+        todo = [i for i, result in zip(todo, found) if options.needs_fallback(result)]
+        if not todo:
+            break
+    return results
+
+
+class Transcriber:
+    """The loop over a list of audios: up to batch_size at a time, each window decoded as one batch."""
+
+    def __init__(self, model: nn.Module, options: TranscribeOptions, decode_options: dict,
+                 tokenizer: WhisperTokenizer, generator: torch.Generator | None):
+        self.model, self.options, self.decode_options = model, options, decode_options
+        self.tokenizer, self.generator = tokenizer, generator
+        if 2 * model.config.audio_ctx != N_FRAMES:
+            raise ValueError(f"transcribe reads 30 s windows ({N_FRAMES} mel frames): this model's encoder takes "
+                             f"{2 * model.config.audio_ctx} (audio_ctx {model.config.audio_ctx}); expected 1500")
+        self.input_stride = N_FRAMES // model.config.audio_ctx  # mel frames per timestamp step: 2
+        prompt = options.initial_prompt
+        self.initial_prompt = tokenizer.encode(" " + prompt.strip()) if prompt is not None else []
+        self.room = model.max_positions // 2 - 1 - len(self.initial_prompt)  # prompt tokens after a carried one
+
+    def start(self, audios: list[AudioInput]) -> list[Transcript]:
+        """Each audio's mel (padded with 30 s) and language: given, or detected on the first windows together."""
+        mels = [log_mel_spectrogram(audio, self.model.config.n_mels, padding=N_SAMPLES) for audio in audios]
+        language = self.decode_options.get("language")
+        languages = [language or "en"] * len(mels)
+        if language is None and self.tokenizer.multilingual:
+            _, probs = detect_language(self.model, torch.stack([pad_or_trim(m, N_FRAMES) for m in mels]),
+                                       self.tokenizer)
+            languages = [max(p, key=p.get) for p in probs]
+        return [Transcript(m, lang, self.options.clip_timestamps, self.initial_prompt)
+                for m, lang in zip(mels, languages)]
+
+    def step(self, windows: list[tuple[Transcript, int]]) -> None:
+        """Decode each transcript's current window (with its frames of audio) together and take the results."""
+        mels = torch.stack([transcript.window(frames) for transcript, frames in windows])  # (B, n_mels, N_FRAMES)
+        rows = [{**self.decode_options, "language": t.language,
+                 "prompt": t.prompt(self.options.carry_initial_prompt, self.room)} for t, _ in windows]
+        results = decode_with_fallback(self.model, mels, rows, self.options, self.tokenizer, self.generator)
+        for (transcript, frames), result in zip(windows, results):
+            for segment in transcript.add(result, frames, self.options, self.tokenizer, self.input_stride):
+                if self.options.verbose:
+                    print(f"[{segment['start']:.3f} --> {segment['end']:.3f}] {segment['text']}")
+
+    def run(self, audios: list[AudioInput]) -> list[dict]:
+        """Every audio's {"text", "segments", "language"}, in order."""
+        waiting, active, done = deque(enumerate(audios)), [], [None] * len(audios)
+        limit = self.options.batch_size or len(audios)
+        while waiting or active:
+            joining = [waiting.popleft() for _ in range(min(limit - len(active), len(waiting)))]
+            if joining:
+                active += zip([i for i, _ in joining], self.start([audio for _, audio in joining]))
+            windows, still = [], []
+            for index, transcript in active:
+                frames = transcript.next_window()
+                if frames is None:
+                    done[index] = transcript.result(self.tokenizer)
+                else:
+                    windows.append((transcript, frames))
+                    still.append((index, transcript))
+            active = still
+            if windows:
+                self.step(windows)
+        return done
+
+
+def _clips(clip_timestamps: str | list[float] | tuple[float, ...]) -> tuple[float, ...]:
+    if isinstance(clip_timestamps, str):
+        return tuple(float(t) for t in clip_timestamps.split(",")) if clip_timestamps else ()
+    return tuple(float(t) for t in clip_timestamps)
+
+
+def _audio_list(audio) -> tuple[list[AudioInput], bool]:
+    """(the audios, whether a list was given); each a path or a 16 kHz waveform (samples,)."""
+    many = isinstance(audio, (list, tuple))
+    audios = list(audio) if many else [audio]
+    for i, a in enumerate(audios):
+        if isinstance(a, (np.ndarray, torch.Tensor)) and a.ndim != 1:
+            where = f"audio[{i}]" if many else "audio"
+            raise ValueError(f"{where} has shape {tuple(a.shape)}: expected one {SAMPLE_RATE} Hz waveform "
+                             "(samples,); pass a list of them for several audios")
+        if not isinstance(a, (str, os.PathLike, np.ndarray, torch.Tensor)):
+            raise TypeError(f"audio must be a path, a {SAMPLE_RATE} Hz waveform (numpy array or tensor) or a "
+                            f"list of them; got {type(a).__name__}")
+    return audios, many
+
+
+@torch.inference_mode()
+def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokenizer: WhisperTokenizer | None = None,
+               verbose: bool | None = None,
+               temperature: float | tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0),
+               compression_ratio_threshold: float | None = 2.4, logprob_threshold: float | None = -1.0,
+               no_speech_threshold: float | None = 0.6, condition_on_previous_text: bool = True,
+               initial_prompt: str | None = None, carry_initial_prompt: bool = False,
+               word_timestamps: bool = False, clip_timestamps: str | list[float] = "0",
+               batch_size: int | None = None, generator: torch.Generator | None = None,
+               compile: bool = False, **decode_options) -> dict | list[dict]:
+    """Transcribe (or translate) audio of any length: openai-whisper's `transcribe`, same options and result.
+
+    audio: a path, a 16 kHz waveform (samples,) (numpy or torch), or a list of them (decoded as a batch of
+    up to batch_size, each as if alone; returns a list). Returns {"text", "segments": [{"id", "seek",
+    "start", "end", "text", "tokens", "temperature", "avg_logprob", "compression_ratio",
+    "no_speech_prob"}], "language"}. decode_options: DecodingOptions fields (language, task, beam_size,
+    best_of, patience, length_penalty, suppress_tokens, suppress_blank, without_timestamps,
+    max_initial_timestamp, sample_len, prefix); tokenizer: default_tokenizer(model); generator: the draws
+    of sampled fallbacks (default torch's global one, as openai-whisper); compile: the decoder's one-token
+    steps through torch.compile (each new batch size or cache length compiles anew: worth it on long runs,
+    where most windows have a full prompt and so the same cache length).
+    """
+    if word_timestamps:
+        raise NotImplementedError("word_timestamps=True: word-level timestamps (cross-attention alignment) are "
+                                  "not implemented; transcribe gives segment-level timestamps")
+    for unused in ("hallucination_silence_threshold", "prepend_punctuations", "append_punctuations", "fp16"):
+        decode_options.pop(unused, None)  # act only with word timestamps / the model's dtype decides
+    if decode_options.get("task", "transcribe") not in ("transcribe", "translate"):
+        raise ValueError(f"task={decode_options['task']!r}: transcribe takes 'transcribe' or 'translate'")
+    options = TranscribeOptions(
+        temperature=(temperature,) if isinstance(temperature, (int, float)) else tuple(temperature),
+        compression_ratio_threshold=compression_ratio_threshold, logprob_threshold=logprob_threshold,
+        no_speech_threshold=no_speech_threshold, condition_on_previous_text=condition_on_previous_text,
+        initial_prompt=initial_prompt, carry_initial_prompt=carry_initial_prompt,
+        clip_timestamps=_clips(clip_timestamps), batch_size=batch_size, compile=compile, verbose=verbose)
+    if not options.temperature or (batch_size is not None and batch_size < 1):
+        raise ValueError(f"temperature must give at least one value and batch_size be >= 1 or None; got "
+                         f"{temperature!r}, {batch_size!r}")
+    for t in options.temperature:
+        options_at(decode_options, t)  # bad decoding options fail here, before any audio is read
+    audios, many = _audio_list(audio)
+    tokenizer = tokenizer or default_tokenizer(model)
+    was_training = model.training
+    model.eval()
+    try:
+        results = Transcriber(model, options, decode_options, tokenizer, generator).run(audios)
+    finally:
+        model.train(was_training)
+    return results if many else results[0]
