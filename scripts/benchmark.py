@@ -23,7 +23,6 @@ learning, vision, generation/); this script parses the flags, runs them and prin
 from __future__ import annotations
 
 import argparse
-import json
 
 import torch
 import transformers
@@ -33,7 +32,7 @@ from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machi
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.config import ModelBench
 from zoo.bench.generation.common import COMPILED_GRAPHS
-from zoo.bench.report import BenchmarkError
+from zoo.bench.report import run_cli, write_json
 
 SECTIONS = ["forward", "train", "learning", "vision", "generation"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
@@ -106,14 +105,9 @@ def main(argv=None) -> dict:
         gen_config = generation_config(args)
         results["generation"] = generation.run(gen_config)
         print(generation.report(results["generation"], gen_config))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+    write_json(args.json, results)
     return results
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BenchmarkError as error:  # the two sides disagree: nothing was timed
-        raise SystemExit(str(error)) from None
+    run_cli(main)

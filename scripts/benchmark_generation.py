@@ -23,14 +23,13 @@ The fairness rules are scripts/benchmark.py's; both time with zoo.bench.
 from __future__ import annotations
 
 import argparse
-import json
 
 import torch
 
 from zoo.bench import generation
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.generation.common import COMPILED_GRAPHS
-from zoo.bench.report import BenchmarkError
+from zoo.bench.report import run_cli, write_json
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -53,14 +52,9 @@ def main(argv=None) -> dict:
     config = generation_config(args)
     results = generation.run(config)
     print(generation.report(results, config))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1, default=str)
+    write_json(args.json, results)
     return results
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BenchmarkError as error:  # the two sides disagree: nothing was timed
-        raise SystemExit(str(error)) from None
+    run_cli(main)

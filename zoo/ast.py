@@ -15,7 +15,6 @@ that looks like Whisper's (B, F, T) layout is refused rather than read transpose
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -98,11 +97,6 @@ class AudioSpectrogramTransformer(ZooModel):
     def forward(self, spectrogram: torch.Tensor) -> torch.Tensor:
         """spectrogram (B, T, F), e.g. data.ast_features(...) -> logits (B, num_classes)."""
         return self.forward_head(self.forward_features(spectrogram))
-
-    def reset_head(self, num_classes: int) -> None:
-        """A new classifier for num_classes (0: pooled features); pooling and the head's norm are kept."""
-        self.head.reset(num_classes)
-        self.config = dataclasses.replace(self.config, num_classes=num_classes)
 
     def example_inputs(self, batch_size: int = 2, seq_len: int | None = None) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments: a random spectrogram (B, T, F).

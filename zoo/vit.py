@@ -11,7 +11,6 @@ positions (timm's `dynamic_img_size=True`).
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -109,11 +108,6 @@ class VisionTransformer(ZooModel):
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         """pixels (B, C, H, W) -> logits (B, num_classes)."""
         return self.forward_head(self.forward_features(pixels))
-
-    def reset_head(self, num_classes: int) -> None:
-        """A new classifier for num_classes (0: pooled features); pooling and norms are kept."""
-        self.head.reset(num_classes)
-        self.config = dataclasses.replace(self.config, num_classes=num_classes)
 
     def example_inputs(self, batch_size: int = 2, seq_len: int | None = None) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments: random pixels (B, C, H, W).

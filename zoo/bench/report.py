@@ -2,6 +2,8 @@
 error a section raises when the two sides it would time do not compute the same thing."""
 from __future__ import annotations
 
+import json
+
 
 class BenchmarkError(RuntimeError):
     """Ours and the reference disagree (outputs, losses, shapes), or a section cannot run as configured:
@@ -28,3 +30,19 @@ def machine_line(m: dict, others_share: float) -> str:
     return (f"Machine: {m['cpu']}, {m['cores']} cores ({m['isa']}), torch threads {m['threads']}, torch {m['torch']}, "
             f"transformers {m['transformers']}, Python {m['python']}; other processes used {others_share:.0%} of the "
             "CPUs meanwhile")
+
+
+def run_cli(main) -> None:
+    """A benchmark script's entry point: main(), and a BenchmarkError (the two sides disagree, nothing was
+    timed) as an exit with its message instead of a traceback."""
+    try:
+        main()
+    except BenchmarkError as error:
+        raise SystemExit(str(error)) from None
+
+
+def write_json(path: str | None, results: dict) -> None:
+    """Every measurement, for --json (nothing when path is None)."""
+    if path:
+        with open(path, "w") as f:
+            json.dump(results, f, indent=1, default=str)

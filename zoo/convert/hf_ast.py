@@ -20,6 +20,7 @@ import torch
 
 from zoo.ast import ASTConfig
 from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, square
+from zoo.convert import hf_vit
 
 _PREFIX = "audio_spectrogram_transformer."  # ASTForAudioClassification wraps an ASTModel under this name
 _SOURCE = "audio-spectrogram-transformer config"
@@ -55,15 +56,7 @@ _TOP = {
     "classifier.dense.weight": "head.fc.weight",
     "classifier.dense.bias": "head.fc.bias",
 }
-_BLOCK = {  # checkpoint names, then transformers 5.x module names
-    "attention.attention.query": "attn.q_proj", "attention.attention.key": "attn.k_proj",
-    "attention.attention.value": "attn.v_proj", "attention.output.dense": "attn.o_proj",
-    "intermediate.dense": "ffn.fc1", "output.dense": "ffn.fc2",
-    "attention.q_proj": "attn.q_proj", "attention.k_proj": "attn.k_proj", "attention.v_proj": "attn.v_proj",
-    "attention.o_proj": "attn.o_proj", "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2",
-    "layernorm_before": "norm1", "layernorm_after": "norm2",
-}
-_RENAME = key_map(_TOP, r"(?:encoder\.layer|layers)", _BLOCK, prefix=_PREFIX)
+_RENAME = key_map(_TOP, hf_vit.LAYERS, hf_vit.BLOCK, prefix=_PREFIX)  # AST's blocks are ViT's
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], config: ASTConfig, source: str) -> dict[str, torch.Tensor]:

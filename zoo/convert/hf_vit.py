@@ -65,7 +65,7 @@ _TOP = {
     "classifier.weight": "head.fc.weight",
     "classifier.bias": "head.fc.bias",
 }
-_BLOCK = {  # checkpoint names, then transformers 5.x module names
+BLOCK = {  # checkpoint names, then transformers 5.x module names (hf_ast's blocks are the same)
     "attention.attention.query": "attn.q_proj", "attention.attention.key": "attn.k_proj",
     "attention.attention.value": "attn.v_proj", "attention.output.dense": "attn.o_proj",
     "intermediate.dense": "ffn.fc1", "output.dense": "ffn.fc2",
@@ -73,7 +73,8 @@ _BLOCK = {  # checkpoint names, then transformers 5.x module names
     "attention.o_proj": "attn.o_proj", "mlp.fc1": "ffn.fc1", "mlp.fc2": "ffn.fc2",
     "layernorm_before": "norm1", "layernorm_after": "norm2",
 }
-_RENAME = key_map(_TOP, r"(?:encoder\.layer|layers)", _BLOCK, prefix=_PREFIX)
+LAYERS = r"(?:encoder\.layer|layers)"  # checkpoint names | transformers 5.x
+_RENAME = key_map(_TOP, LAYERS, BLOCK, prefix=_PREFIX)
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], config: VitConfig, source: str) -> dict[str, torch.Tensor]:
