@@ -27,7 +27,7 @@ from backbones.init import init_weights
 from backbones.norms import LayerNorm
 from backbones.transformer import Transformer
 from heads.classification import ClassifierHead
-from zoo.pretrained import ZooModel
+from zoo.pretrained import ClassifierModel
 from zoo.registry import register_family, register_model
 
 
@@ -57,7 +57,7 @@ class ASTConfig:
                 (self.max_length - self.patch_size) // self.time_stride + 1)
 
 
-class AudioSpectrogramTransformer(ZooModel):
+class AudioSpectrogramTransformer(ClassifierModel):
     def __init__(self, config: ASTConfig):
         super().__init__()
         self.config = config

@@ -30,15 +30,19 @@ class ZooModel(nn.Module):
     def save_pretrained(self, directory: str | Path) -> Path:
         return save_pretrained(self, directory)
 
-    def reset_head(self, num_classes: int) -> None:
-        """A new classifier for num_classes (0: pooled features), for families whose `head` is a
-        heads.classification.ClassifierHead: pooling, norm and pre-logits are kept."""
-        self.head.reset(num_classes)
-        self.config = dataclasses.replace(self.config, num_classes=num_classes)
-
     def tied_parameters(self) -> dict[str, str]:
         """{alias: name} for parameters that share memory (e.g. LM head = token embedding)."""
         return _dedupe_shared(self.state_dict())[1]
+
+
+class ClassifierModel(ZooModel):
+    """A ZooModel whose `head` is a heads.classification.ClassifierHead and whose config has num_classes
+    (ViT, AST)."""
+
+    def reset_head(self, num_classes: int) -> None:
+        """A new classifier for num_classes (0: pooled features); pooling, norm and pre-logits are kept."""
+        self.head.reset(num_classes)
+        self.config = dataclasses.replace(self.config, num_classes=num_classes)
 
 
 def _dedupe_shared(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, str]]:

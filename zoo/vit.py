@@ -24,7 +24,7 @@ from backbones.init import init_weights
 from backbones.norms import LayerNorm
 from backbones.transformer import Transformer
 from heads.classification import ClassifierHead, PreLogits
-from zoo.pretrained import ZooModel
+from zoo.pretrained import ClassifierModel
 from zoo.registry import register_family, register_model
 
 POOLS = {"token": "cls", "avg": "mean"}  # timm's global_pool -> ClassifierHead's pool
@@ -65,7 +65,7 @@ class VitConfig:
         return round(self.dim * self.mlp_ratio)
 
 
-class VisionTransformer(ZooModel):
+class VisionTransformer(ClassifierModel):
     def __init__(self, config: VitConfig):
         super().__init__()
         if config.global_pool not in POOLS:
