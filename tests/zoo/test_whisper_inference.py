@@ -1,0 +1,52 @@
+"""The Whisper decoder through the inference machinery the text decoders use: packing, and the fixed-shape
+steps of generate(compile=True) (the cross-attention cache filled at the prefill, then read in place)."""
+import copy
+
+import pytest
+import torch
+
+import zoo
+import zoo.generation.session as session_module
+from zoo.generation import AudioConditioned
+
+
+@pytest.fixture(scope="module")
+def whisper():
+    torch.manual_seed(0)
+    model = zoo.create_model("whisper_micro").eval()
+    mel = torch.randn(2, 80, 2 * model.config.audio_ctx, generator=torch.Generator().manual_seed(1))
+    with torch.inference_mode():
+        features = model.encode(mel)
+    prompt = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    return model, mel, features, prompt, zoo.generate(AudioConditioned(model, features), prompt, 16)
+
+
+def test_packed_whisper_encodes_and_decodes_the_same(whisper):
+    model, mel, features, prompt, want = whisper
+    packed = zoo.pack_for_inference(copy.deepcopy(model))
+    with torch.inference_mode():
+        torch.testing.assert_close(packed.encode(mel), features, rtol=1e-5, atol=1e-5)
+    assert torch.equal(zoo.generate(AudioConditioned(packed, features), prompt, 16), want)
+
+
+def test_fixed_shape_steps_equal_the_usual_ones(whisper, monkeypatch):
+    """compile=True's steps (cache slot and positions as tensors, the whole self-attention cache masked, the
+    cross-attention cache as filled at the prefill), run eagerly: the same tokens."""
+    model, _, features, prompt, want = whisper
+    calls = []
+
+    def eager_step(m):
+        def step(*args, **kwargs):
+            calls.append(kwargs["input_pos"])
+            return m(*args, **kwargs)
+        return step
+
+    monkeypatch.setattr(session_module, "compiled_step", eager_step)
+    assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
+    assert len(calls) == 15 and all(isinstance(p, torch.Tensor) for p in calls)  # every step after the prefill
+
+
+@pytest.mark.slow
+def test_compiled_whisper_decoding_equals_eager(whisper):
+    model, _, features, prompt, want = whisper
+    assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
