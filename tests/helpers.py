@@ -41,3 +41,20 @@ def load_script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def eager_compiled_steps(monkeypatch) -> list:
+    """Run generate(compile=True)'s fixed-shape steps without compiling them (the compiled run is a slow
+    test): returns the list that collects each step's input_pos (tensors, one per step after the prefill)."""
+    import zoo.generation.session as session_module
+
+    calls = []
+
+    def eager_step(model):
+        def step(*args, **kwargs):
+            calls.append(kwargs["input_pos"])
+            return model(*args, **kwargs)
+        return step
+
+    monkeypatch.setattr(session_module, "compiled_step", eager_step)
+    return calls

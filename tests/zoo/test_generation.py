@@ -4,7 +4,7 @@ import torch
 import transformers
 
 import zoo
-from tests.helpers import tiny_hf_decoder
+from tests.helpers import eager_compiled_steps, tiny_hf_decoder
 from zoo.generation import Session, GenerationConfig, filter_logits, generate
 
 transformers.logging.set_verbosity_error()
@@ -176,8 +176,6 @@ def test_generate_with_a_draft_model_is_speculative_and_exact():
 def test_fixed_shape_steps_equal_the_usual_ones(name, padded, monkeypatch):
     """compile=True's steps (cache slot and positions as tensors, attention over the whole masked cache),
     run eagerly here: the same tokens as the usual steps. The compiled run itself is a slow test."""
-    import zoo.generation.session as generation  # Session looks compiled_step up here
-
     torch.manual_seed(0)
     model = zoo.create_model(name).eval()
     ids = torch.randint(1, model.vocab_size, (3, 7), generator=torch.Generator().manual_seed(1))
@@ -185,15 +183,7 @@ def test_fixed_shape_steps_equal_the_usual_ones(name, padded, monkeypatch):
     if padded:
         mask[1, :3], mask[2, :1] = 0, 0
     want = generate(model, ids, 10, attention_mask=mask)
-    calls = []
-
-    def eager_step(m):
-        def step(*args, **kwargs):
-            calls.append(kwargs["input_pos"])
-            return m(*args, **kwargs)
-        return step
-
-    monkeypatch.setattr(generation, "compiled_step", eager_step)
+    calls = eager_compiled_steps(monkeypatch)
     assert torch.equal(generate(model, ids, 10, attention_mask=mask, compile=True), want)
     assert len(calls) == 9 and all(isinstance(p, torch.Tensor) for p in calls)  # every step after the prefill
     assert not model.transformer.has_cache  # the session cleaned up as usual

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import zoo
-import zoo.generation.session as session_module
+from tests.helpers import eager_compiled_steps
 from zoo.generation import AudioConditioned
 
 
@@ -33,15 +33,7 @@ def test_fixed_shape_steps_equal_the_usual_ones(whisper, monkeypatch):
     """compile=True's steps (cache slot and positions as tensors, the whole self-attention cache masked, the
     cross-attention cache as filled at the prefill), run eagerly: the same tokens."""
     model, _, features, prompt, want = whisper
-    calls = []
-
-    def eager_step(m):
-        def step(*args, **kwargs):
-            calls.append(kwargs["input_pos"])
-            return m(*args, **kwargs)
-        return step
-
-    monkeypatch.setattr(session_module, "compiled_step", eager_step)
+    calls = eager_compiled_steps(monkeypatch)
     assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
     assert len(calls) == 15 and all(isinstance(p, torch.Tensor) for p in calls)  # every step after the prefill
 
