@@ -58,3 +58,25 @@ def eager_compiled_steps(monkeypatch) -> list:
 
     monkeypatch.setattr(session_module, "compiled_step", eager_step)
     return calls
+
+
+def tiny_openai_whisper(n_vocab: int, eot_scale: float, seed: int = 0):
+    """A 2 + 2 layer, 64-wide openai-whisper with random weights, and ours converted from it (zoo.from_whisper).
+
+    Random weights give near-uniform logits that never end: EOT's embedding is scaled by `eot_scale` so
+    sequences end, and <|nospeech|>'s by 60 so its probability at <|startoftranscript|> is not ~0 (it is
+    never sampled: nothing else changes)."""
+    import whisper
+    from whisper.model import ModelDimensions
+    from whisper.tokenizer import get_tokenizer
+
+    import zoo
+
+    dims = ModelDimensions(n_mels=80, n_audio_ctx=1500, n_audio_state=64, n_audio_head=4, n_audio_layer=2,
+                           n_vocab=n_vocab, n_text_ctx=448, n_text_state=64, n_text_head=4, n_text_layer=2)
+    ref = randomize(whisper.model.Whisper(dims), std=0.1, seed=seed)
+    ref_tokenizer = get_tokenizer(ref.is_multilingual, num_languages=ref.num_languages)
+    with torch.no_grad():
+        ref.decoder.token_embedding.weight[ref_tokenizer.eot] *= eot_scale
+        ref.decoder.token_embedding.weight[ref_tokenizer.no_speech] *= 60
+    return ref, zoo.from_whisper(ref)

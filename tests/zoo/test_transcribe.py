@@ -8,12 +8,11 @@ import pytest
 import torch
 import whisper
 from whisper.model import ModelDimensions
-from whisper.tokenizer import get_tokenizer
 
 import zoo
 from data.audio import SAMPLE_RATE
 from data.whisper_tokenizer import load_whisper_tokenizer
-from tests.helpers import randomize
+from tests.helpers import randomize, tiny_openai_whisper
 from zoo.convert import hf_whisper
 from zoo.generation import whisper_decode as wd
 
@@ -23,18 +22,9 @@ NO_THRESHOLDS = dict(compression_ratio_threshold=None, logprob_threshold=None, n
 
 
 def _models(n_vocab: int, seed: int = 0):
-    """A 2 + 2 layer, 64-wide openai-whisper with random weights, and ours converted from it (with its tokenizer).
-
-    As in test_whisper_decode: EOT's embedding is scaled up (x20) so windows end after a few segments, and
-    <|nospeech|>'s (x60) so its probability is between 0.1 and 0.8 (some windows look silent)."""
-    dims = ModelDimensions(n_mels=80, n_audio_ctx=1500, n_audio_state=64, n_audio_head=4, n_audio_layer=2,
-                           n_vocab=n_vocab, n_text_ctx=448, n_text_state=64, n_text_head=4, n_text_layer=2)
-    ref = randomize(whisper.model.Whisper(dims), std=0.1, seed=seed)
-    ref_tokenizer = get_tokenizer(ref.is_multilingual, num_languages=ref.num_languages)
-    with torch.no_grad():
-        ref.decoder.token_embedding.weight[ref_tokenizer.eot] *= 20
-        ref.decoder.token_embedding.weight[ref_tokenizer.no_speech] *= 60
-    return ref, zoo.from_whisper(ref)
+    """As in test_whisper_decode, with EOT scaled x20 so windows end after a few segments, and <|nospeech|>
+    x60 so its probability is between 0.1 and 0.8 (some windows look silent)."""
+    return tiny_openai_whisper(n_vocab, eot_scale=20, seed=seed)
 
 
 @pytest.fixture(scope="module")

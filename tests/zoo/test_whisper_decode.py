@@ -14,7 +14,7 @@ from whisper.tokenizer import get_tokenizer
 import zoo
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from data.whisper_tokenizer import load_whisper_tokenizer
-from tests.helpers import randomize
+from tests.helpers import tiny_openai_whisper
 from zoo.generation import whisper_decode as wd
 from zoo.generation.conditioned import AudioConditioned
 from zoo.generation.whisper_rules import TimestampRules, suppressed_tokens, whisper_rules
@@ -24,20 +24,10 @@ TOL = 1e-4
 
 
 def _models(n_vocab: int, seed: int = 0):
-    """A 2 + 2 layer, 64-wide openai-whisper with random weights, and ours converted from it.
-
-    Random weights give near-uniform, position-independent logits that never end: EOT's embedding is
-    scaled up (x100) so sequences end after a few to a few dozen tokens, and <|nospeech|>'s (x60) so its
-    probability at <|startoftranscript|> is not ~0 (it is never sampled: nothing else changes)."""
-    dims = ModelDimensions(n_mels=80, n_audio_ctx=1500, n_audio_state=64, n_audio_head=4, n_audio_layer=2,
-                           n_vocab=n_vocab, n_text_ctx=448, n_text_state=64, n_text_head=4, n_text_layer=2)
-    ref = randomize(whisper.model.Whisper(dims), std=0.1, seed=seed)
-    ref_tokenizer = get_tokenizer(ref.is_multilingual, num_languages=ref.num_languages)
-    with torch.no_grad():
-        ref.decoder.token_embedding.weight[ref_tokenizer.eot] *= 100
-        ref.decoder.token_embedding.weight[ref_tokenizer.no_speech] *= 60
+    """EOT scaled x100 so sequences end after a few to a few dozen tokens (tests.helpers.tiny_openai_whisper)."""
+    ref, ours = tiny_openai_whisper(n_vocab, eot_scale=100, seed=seed)
     tokenizer = load_whisper_tokenizer(multilingual=ref.is_multilingual, num_languages=ref.num_languages)
-    return ref, zoo.from_whisper(ref).eval(), tokenizer
+    return ref, ours.eval(), tokenizer
 
 
 @pytest.fixture(scope="module")
