@@ -27,16 +27,6 @@ def _models(n_vocab: int, seed: int = 0):
     return tiny_openai_whisper(n_vocab, eot_scale=20, seed=seed)
 
 
-@pytest.fixture(scope="module")
-def multilingual():
-    return _models(51865)
-
-
-@pytest.fixture(scope="module")
-def english():
-    return _models(51864)
-
-
 def _audio(seconds: float, seed: int = 0) -> np.ndarray:
     """A chirp gated on and off every few seconds, in noise: (samples,) float32 at 16 kHz."""
     rng = np.random.default_rng(seed)

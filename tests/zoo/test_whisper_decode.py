@@ -31,16 +31,6 @@ def _models(n_vocab: int, seed: int = 0):
 
 
 @pytest.fixture(scope="module")
-def multilingual():
-    return _models(51865)
-
-
-@pytest.fixture(scope="module")
-def english():
-    return _models(51864)
-
-
-@pytest.fixture(scope="module")
 def mel():
     """A 3 s rising tone in noise, padded to 30 s -> (80, 3000)."""
     t = torch.arange(3 * SAMPLE_RATE) / SAMPLE_RATE
