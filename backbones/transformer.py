@@ -9,6 +9,7 @@ from torch import nn
 
 from backbones.block import Block, BlockSpec
 from backbones.kv_cache import CrossKVCache, KVCache
+from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.norms import make_norm
 
 
@@ -30,6 +31,22 @@ class Transformer(nn.Module):
         for block in self.blocks:
             x = block(x, **block_kwargs)
         return self.norm(x)
+
+    def decoder_inputs(self, attention_mask: torch.Tensor | None, t: int, input_pos, positions,
+                       device: torch.device) -> tuple[torch.Tensor | None, bool, torch.Tensor | range]:
+        """A causal decoder's (mask, causal, positions) for T new tokens starting at cache slot input_pos.
+
+        input_pos a tensor (a compiled decoding step): a fixed-shape mask over the whole cache, positions
+        as given. Otherwise padding (attention_mask (B, S+T)) and bottom-right causality over the cache and
+        the new tokens, and positions input_pos .. input_pos+T-1 unless given (a range: sliced, not gathered).
+        """
+        if isinstance(input_pos, torch.Tensor):
+            return cache_slots_mask(attention_mask, input_pos, self.cache_len), False, positions
+        if self.has_cache and input_pos is None:
+            raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
+        start = input_pos or 0
+        mask, causal = decoder_mask(attention_mask, t, start + t, device)
+        return mask, causal, range(start, start + t) if positions is None else positions
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None,
                     device: torch.device | str | None = None) -> None:

@@ -15,7 +15,6 @@ import torch
 from zoo.pretrained import ZooModel
 
 from backbones.frontends.tokens import TokenEmbedding
-from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
 
@@ -41,17 +40,8 @@ class CausalLM(ZooModel):
         head_follows: forward() applies the tied head next, so the embedding gradient may leave sparse
         (TokenEmbedding sparse_grad); callers that stop at the features keep it dense.
         """
-        if isinstance(input_pos, torch.Tensor):  # a compiled decoding step: fixed shapes, whole cache
-            x = self.embed(input_ids, positions, sparse_grad=False)  # (B, T, D); positions (B, T) given
-            mask = cache_slots_mask(attention_mask, input_pos, self.transformer.cache_len)
-            return self.transformer(x, mask=mask, causal=False, positions=positions, input_pos=input_pos)
-        t = input_ids.shape[1]
-        start = input_pos or 0
-        if positions is None:
-            positions = range(start, start + t)
-        if self.transformer.has_cache and input_pos is None:
-            raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
-        mask, causal = decoder_mask(attention_mask, t, start + t, input_ids.device)
+        mask, causal, positions = self.transformer.decoder_inputs(attention_mask, input_ids.shape[1], input_pos,
+                                                                  positions, input_ids.device)
         x = self.embed(input_ids, positions, sparse_grad=head_follows and self.tied)  # (B, T, D)
         return self.transformer(x, mask=mask, causal=causal, positions=positions, input_pos=input_pos)
 

@@ -28,7 +28,6 @@ from backbones.block import BlockSpec
 from backbones.frontends.audio import AudioConvStem
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
-from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
@@ -99,21 +98,12 @@ class Whisper(ZooModel):
         reuse it (audio_features may then be None). attention_mask (B, S+T) marks real tokens (1) and
         left padding (0) over every key; positions (B, T) or (T,) default to input_pos .. input_pos+T-1.
         """
-        if isinstance(input_pos, torch.Tensor):  # a compiled decoding step: fixed shapes, whole cache
-            x = self.embed(tokens, positions)  # (B, T, D); positions (B, T) given
-            mask = cache_slots_mask(attention_mask, input_pos, self.decoder.cache_len)
-            return self.decoder(x, mask=mask, causal=False, input_pos=input_pos)
-        start = input_pos or 0
-        if self.decoder.has_cache:
-            if input_pos is None:
-                raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
-            if start == 0 and audio_features is not None:
+        mask, causal, positions = self.decoder.decoder_inputs(attention_mask, tokens.shape[1], input_pos, positions,
+                                                              tokens.device)
+        if not isinstance(input_pos, torch.Tensor):  # a compiled step reads the cross-attention cache as filled
+            if self.decoder.has_cache and not input_pos and audio_features is not None:
                 self._reset_cross_cache()  # a new sequence: new audio
-        self._check_audio_features(tokens, audio_features)
-        t = tokens.shape[1]
-        if positions is None:
-            positions = range(start, start + t)
-        mask, causal = decoder_mask(attention_mask, t, start + t, tokens.device)
+            self._check_audio_features(tokens, audio_features)
         x = self.embed(tokens, positions)  # (B, T, D)
         return self.decoder(x, context=audio_features, mask=mask, causal=causal, input_pos=input_pos)
 
