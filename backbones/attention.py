@@ -158,6 +158,20 @@ def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
     return out.transpose(1, 2)  # (B, H, Tq, Dh)
 
 
+def set_attention_backend(model: nn.Module, backend: str) -> int:
+    """Route every MultiHeadAttention inside `model` through `backend` ("auto", "xformers", "sdpa" or
+    "math"); returns how many attention layers it set. Whether the backend can run is checked per call,
+    on the actual inputs, with the reasons of every backend in the error."""
+    if backend != "auto" and backend not in BACKENDS:
+        raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, BACKENDS))}; got {backend!r}")
+    layers = [m for m in model.modules() if isinstance(m, MultiHeadAttention)]
+    if not layers:
+        raise ValueError(f"{type(model).__name__} holds no MultiHeadAttention layer to set a backend on")
+    for layer in layers:
+        layer.backend = backend
+    return len(layers)
+
+
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention with separate q/k/v projections, GQA, RoPE and a KV cache.
 

@@ -153,3 +153,23 @@ def test_forward_with_weights_equals_forward_and_rows_sum_to_one():
     assert weights.shape == (2, 4, 5, 5)
     torch.testing.assert_close(weights.sum(-1), torch.ones(2, 4, 5))
     assert weights.triu(1).abs().max() == 0  # causal: nothing above the diagonal
+
+
+def test_set_attention_backend_routes_every_layer():
+    import zoo
+    from backbones import set_attention_backend
+
+    model = zoo.create_model("gpt_tiny").eval()
+    ids = model.example_inputs(2, 9)["input_ids"]
+    ref = model(ids)
+    layers = [m for m in model.modules() if isinstance(m, MultiHeadAttention)]
+    assert set_attention_backend(model, "math") == len(layers) == model.config.depth
+    assert {layer.backend for layer in layers} == {"math"}
+    torch.testing.assert_close(model(ids), ref, atol=1e-4, rtol=1e-4)
+    with pytest.raises(ValueError, match="backend must be one of"):
+        set_attention_backend(model, "flash")
+    with pytest.raises(ValueError, match="holds no MultiHeadAttention"):
+        set_attention_backend(torch.nn.Linear(2, 2), "math")
+    set_attention_backend(model, "xformers")  # set freely; refused per call where it cannot run
+    with pytest.raises(ValueError, match="xformers has no kernels for device cpu"):
+        model(ids)

@@ -8,13 +8,15 @@ converted), and dropout is off on both, so their outputs and training losses can
 """
 from __future__ import annotations
 
+import dataclasses
+
 import torch
 
 import zoo
 from zoo.registry import config_from_dict
 from zoo.bench.report import BenchmarkError
 
-NO_DROPOUT = {"gpt": {"dropout": 0.0}, "bert": {"dropout": 0.0, "attn_dropout": 0.0}}
+NO_DROPOUT = {"gpt": {"dropout": 0.0}, "bert": {"dropout": 0.0, "attn_dropout": 0.0}, "llama": {"dropout": 0.0}}
 TOLERANCE = {"fp32": 1e-3, "bf16": 0.1}  # max |ours - ref| over the logits (bf16: relative to max |ref|)
 
 
@@ -37,7 +39,18 @@ def _hf_bert(c) -> torch.nn.Module:
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
 
 
-REFERENCES = {"gpt": _hf_gpt2, "bert": _hf_bert}
+def _hf_llama(c) -> torch.nn.Module:
+    import transformers
+
+    return transformers.LlamaForCausalLM(transformers.LlamaConfig(
+        vocab_size=c.vocab_size, hidden_size=c.dim, intermediate_size=c.mlp_hidden, num_hidden_layers=c.depth,
+        num_attention_heads=c.num_heads, num_key_value_heads=c.num_kv_heads, head_dim=c.head_dim or c.dim // c.num_heads,
+        max_position_embeddings=c.max_positions, rms_norm_eps=c.norm_eps, tie_word_embeddings=c.tie_embeddings,
+        attention_bias=c.attention_bias, mlp_bias=c.mlp_bias,
+        rope_parameters={"rope_type": "default", "rope_theta": c.rope_base}))
+
+
+REFERENCES = {"gpt": _hf_gpt2, "bert": _hf_bert, "llama": _hf_llama}
 
 
 def reference_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
@@ -47,6 +60,8 @@ def reference_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
         raise ValueError(f"no transformers reference for {name!r} (family {info['family']!r}); "
                          f"expected a preset of {sorted(REFERENCES)}")
     preset = config_from_dict(info["family"], {**info["config"], **NO_DROPOUT[info["family"]]})
+    if getattr(preset, "head_dim", 0) is None:  # "dim // num_heads", which a converted config spells out
+        preset = dataclasses.replace(preset, head_dim=preset.dim // preset.num_heads)
     torch.manual_seed(0)
     ref = REFERENCES[info["family"]](preset).eval()
     ours = zoo.from_hf(ref).eval()

@@ -17,15 +17,28 @@ import torch
 DTYPES = {"fp32": None, "bf16": torch.bfloat16}
 
 
-def autocast(dtype: str):
-    """torch.autocast on CPU for "bf16", nothing for "fp32"."""
+def autocast(dtype: str, device: str = "cpu"):
+    """torch.autocast on `device`'s type for "bf16", nothing for "fp32"."""
     if dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {list(DTYPES)}, got {dtype!r}")
-    return torch.autocast("cpu", dtype=DTYPES[dtype]) if DTYPES[dtype] else nullcontext()
+    return torch.autocast(torch.device(device).type, dtype=DTYPES[dtype]) if DTYPES[dtype] else nullcontext()
+
+
+def synchronized(fn: Callable[[], object], device: str) -> Callable[[], object]:
+    """fn, then wait for the device's queued kernels (CUDA runs asynchronously: the clock must see them)."""
+    if torch.device(device).type != "cuda":
+        return fn
+
+    def call():
+        out = fn()
+        torch.cuda.synchronize()
+        return out
+    return call
 
 
 def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int) -> dict[str, list[float]]:
-    """Seconds per call for each fn, alternating ABBA so neither side always runs first."""
+    """Seconds per call for each fn, alternating ABBA so neither side always runs first. On a GPU, wrap each
+    fn in `synchronized` first."""
     for _ in range(warmup):
         for fn in fns.values():
             fn()

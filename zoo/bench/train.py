@@ -17,10 +17,10 @@ from zoo.training.tasks import causal_lm_loss, mlm_loss, model_inputs
 TARGET = 1.1  # ours / transformers, from the performance issue
 
 
-def train_step(model, batch, optimizer, dtype: str, ours: bool) -> torch.Tensor:
+def train_step(model, batch, optimizer, dtype: str, ours: bool, device: str = "cpu") -> torch.Tensor:
     """forward + cross-entropy + backward + AdamW step; returns the loss."""
     optimizer.zero_grad(set_to_none=True)
-    with autocast(dtype):
+    with autocast(dtype, device):
         if ours:
             loss = (causal_lm_loss if model.config.family != "bert" else mlm_loss)(model, batch)
             loss = loss[0] if isinstance(loss, tuple) else loss
