@@ -29,9 +29,15 @@ BACKENDS = ("xformers", "sdpa", "math")
 try:  # xformers is optional at import time: it has no CPU kernels anyway
     import xformers.ops as _xops
     import xformers.ops.fmha.attn_bias as _xbias
+    from xformers import _cpp_lib
+    # Its compiled kernels load only with the torch they were built for. Without them xformers still runs,
+    # as a Python dispatcher over torch's own flash / memory-efficient kernels: slower than calling SDPA
+    # (measured on an H200 with torch 2.11: 1.7-7x per attend() call), so `auto` then prefers sdpa.
+    XFORMERS_COMPILED = _cpp_lib._cpp_library_load_exception is None
 except Exception:  # noqa: BLE001 - any import failure just disables the backend
     _xops = None
     _xbias = None
+    XFORMERS_COMPILED = False
 
 
 def _check_shapes(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> None:
@@ -72,7 +78,8 @@ def _auto_backend(q: torch.Tensor, k: torch.Tensor) -> str:
     if q.device.type == "cpu":  # neither xformers nor anything else: decide without building the reasons
         low_precision_training = q.requires_grad and q.dtype in (torch.bfloat16, torch.float16)
         return "math" if low_precision_training and k.shape[-2] <= 256 else "sdpa"
-    return next(name for name in BACKENDS if _why_not(name, q, False) is None)
+    preferred = BACKENDS if XFORMERS_COMPILED else ("sdpa", "xformers", "math")
+    return next(name for name in preferred if _why_not(name, q, False) is None)
 
 
 def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | None = None,
@@ -133,11 +140,19 @@ def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
 
 
 def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
+    """xformers wants (B, T, heads, Dh) and one dtype (autocast does not cast its inputs, and a KV cache may
+    hold another dtype than q). Grouped-query heads: without gradients (decoding) in its 5-D
+    (B, T, Hkv, group, Dh) layout, keys and values expanded over the group without a copy; its backward
+    kernels do not take that layout (xformers 0.0.35), so training repeats them per query head."""
     b, h, tq, dh = q.shape
     tk = k.shape[-2]
-    group = h // k.shape[1]
-    k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
-    v = v.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
+    k, v = k.to(q.dtype), v.to(q.dtype)
+    grad = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)
+    if grad and k.shape[1] != h:
+        k = k.repeat_interleave(h // k.shape[1], dim=1)  # (B, H, Tk, Dh)
+        v = v.repeat_interleave(h // v.shape[1], dim=1)  # (B, H, Tk, Dh)
+    hkv = k.shape[1]
+    group = h // hkv
     if mask is None:
         if not causal:
             bias = None
@@ -147,15 +162,24 @@ def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
             bias = _xbias.LowerTriangularFromBottomRightMask()
     else:
         mask = ensure_nonempty_rows(combine(mask, causal, tq, tk, q.device))
-        # xformers wants a dense additive bias whose last stride is a multiple of 8:
-        # allocate a padded buffer and hand it a view.
+        # xformers wants a dense additive bias whose last two strides are 1 and a multiple of 8: allocate a
+        # padded buffer (B, Hkv, group, Tq, 8k) and hand it a view.
         padded = (tk + 7) // 8 * 8
-        bias = torch.zeros(b, h, tq, padded, dtype=q.dtype, device=q.device)[..., :tk]
-        bias.masked_fill_(~mask.expand(b, h, tq, tk), float("-inf"))
-    out = _xops.memory_efficient_attention(
-        q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),  # (B, T, H, Dh)
-        attn_bias=bias, p=dropout_p, scale=scale)
-    return out.transpose(1, 2)  # (B, H, Tq, Dh)
+        bias = torch.zeros(b, hkv, group, tq, padded, dtype=q.dtype, device=q.device)[..., :tk]
+        mask = mask[(None,) * (4 - mask.dim())].expand(b, h, tq, tk).unflatten(1, (hkv, group))
+        bias.masked_fill_(~mask, float("-inf"))
+        if group == 1:
+            bias = bias[:, :, 0]  # (B, H, Tq, Tk)
+    q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (B, T, heads, Dh)
+    if group > 1:
+        q = q.unflatten(2, (hkv, group))  # (B, Tq, Hkv, group, Dh)
+        k = k[:, :, :, None].expand(b, tk, hkv, group, dh)
+        v = v[:, :, :, None].expand(b, tk, hkv, group, dh)
+    # Without gradients, its forward-only entry: the autograd one picks a backward kernel (none takes 5-D)
+    # whenever an input has requires_grad, even under torch.no_grad.
+    attention = _xops.memory_efficient_attention if grad else _xops.memory_efficient_attention_forward
+    out = attention(q, k, v, attn_bias=bias, p=dropout_p, scale=scale)
+    return out.reshape(b, tq, h, dh).transpose(1, 2)  # (B, H, Tq, Dh)
 
 
 def set_attention_backend(model: nn.Module, backend: str) -> int:

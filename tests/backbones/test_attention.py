@@ -173,3 +173,66 @@ def test_set_attention_backend_routes_every_layer():
     set_attention_backend(model, "xformers")  # set freely; refused per call where it cannot run
     with pytest.raises(ValueError, match="xformers has no kernels for device cpu"):
         model(ids)
+
+
+def _fake_xformers_attention(q, k, v, attn_bias=None, p=0.0, scale=None):
+    """xformers.ops.memory_efficient_attention's contract, computed by the math oracle: (B, M, H, K) or
+    grouped (B, M, G, H, K) inputs; attn_bias None, a causal class (top-left or bottom-right) or a dense
+    additive tensor (B, [G,] H, Mq, Mk) whose last stride is a multiple of 8."""
+    import xformers.ops.fmha.attn_bias as xbias
+
+    assert p == 0.0 and q.dtype == k.dtype == v.dtype
+    grouped = q.dim() == 5
+    if grouped:
+        assert k.stride(3) == 0 and v.stride(3) == 0  # keys/values expanded over the group, not copied
+        q, k, v = (t.flatten(2, 3) for t in (q, k, v))
+    q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # (B, H, M, K)
+    tq, tk = q.shape[-2], k.shape[-2]
+    if attn_bias is None:
+        mask = None
+    elif isinstance(attn_bias, xbias.LowerTriangularFromBottomRightMask):
+        mask = torch.ones(tq, tk, dtype=torch.bool).tril(tk - tq)
+    elif isinstance(attn_bias, xbias.LowerTriangularMask):
+        mask = torch.ones(tq, tk, dtype=torch.bool).tril()
+    else:
+        assert attn_bias.stride(-1) == 1 and attn_bias.stride(-2) % 8 == 0
+        mask = (attn_bias.flatten(1, 2) if grouped else attn_bias) == 0
+    return attend_math(q, k, v, mask=mask, scale=scale)[0].transpose(1, 2)  # (B, M, H, K)
+
+
+@pytest.mark.parametrize("mask_kind", MASKS)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("hkv", [4, 2])
+def test_xformers_wrapper_layout(monkeypatch, mask_kind, causal, hkv):
+    """The xformers path's layouts (B, T, H, Dh), grouped heads, padded dense bias, bottom-right causal chunk
+    and one-dtype cast, checked on the CPU against a stand-in that computes xformers' documented contract;
+    tests/backbones/test_attention_cuda.py checks the real kernels on a GPU."""
+    import backbones.attention as attention
+
+    if attention._xops is None:
+        pytest.skip("xformers is not importable")
+    monkeypatch.setattr(attention._xops, "memory_efficient_attention", _fake_xformers_attention)
+    monkeypatch.setattr(attention._xops, "memory_efficient_attention_forward", _fake_xformers_attention)
+    q, k, v = qkv(hkv=hkv)
+    mask = MASKS[mask_kind](2, 7, 7)
+    want = attend(q, k, v, mask=mask, causal=causal, backend="math")
+    got = attention._attend_xformers(q, k.double(), v.double(), mask, causal, 0.0, 16 ** -0.5)
+    torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
+    chunk = attention._attend_xformers(q[:, :, -3:], k, v, None, True, 0.0, 16 ** -0.5)
+    torch.testing.assert_close(chunk, attend(q, k, v, causal=True, backend="math")[:, :, -3:], atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("grad", [False, True], ids=["decoding", "training"])
+def test_xformers_wrapper_two_dim_mask_and_training(monkeypatch, grad):
+    """A (Tq, Tk) mask, and the training path (grouped heads repeated: xformers' backward lacks 5-D)."""
+    import backbones.attention as attention
+
+    if attention._xops is None:
+        pytest.skip("xformers is not importable")
+    monkeypatch.setattr(attention._xops, "memory_efficient_attention", _fake_xformers_attention)
+    monkeypatch.setattr(attention._xops, "memory_efficient_attention_forward", _fake_xformers_attention)
+    q, k, v = qkv(hkv=2)
+    q.requires_grad_(grad)
+    mask = causal_mask(7, 7) | torch.eye(7, dtype=torch.bool)
+    got = attention._attend_xformers(q, k, v, mask, False, 0.0, 0.25)
+    torch.testing.assert_close(got, attend(q, k, v, mask=mask, backend="math"), atol=1e-5, rtol=1e-5)

@@ -83,10 +83,11 @@ def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
     row = {"backend": backend, "length": length, "peak_bytes": None, "forward_s": None, "train_s": None, "case": case.label, "causal": case.causal,
            "head_dim": case.head_dim, "heads": case.heads, "kv_heads": case.kv_heads}
     g = torch.Generator(device=config.device).manual_seed(0)
-    shapes = [(config.batch, case.heads, length, case.head_dim)] + [(config.batch, case.kv_heads, length,
-                                                                    case.head_dim)] * 2
-    q, k, v = (torch.randn(s, generator=g, device=config.device, dtype=config.dtype).requires_grad_()
-               for s in shapes)
+    heads = (case.heads, case.kv_heads, case.kv_heads)
+    # (B, T, heads, Dh) transposed to (B, heads, T, Dh): the layout MultiHeadAttention hands attend()
+    leaves = [torch.randn(config.batch, length, n, case.head_dim, generator=g, device=config.device,
+                          dtype=config.dtype).requires_grad_() for n in heads]
+    q, k, v = (t.transpose(1, 2) for t in leaves)
     reason = available_backends(q)[backend]
     if reason is not None:
         return {**row, "note": reason}
@@ -97,7 +98,8 @@ def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
 
     def train():
         attend(q, k, v, causal=case.causal, backend=backend).sum().backward()
-        q.grad = k.grad = v.grad = None
+        for leaf in leaves:
+            leaf.grad = None
 
     phases = (("peak_bytes", lambda: _peak_bytes(forward, config.device)),
               ("forward_s", lambda: _median_seconds(forward, config.device, config.repeats)),
@@ -108,11 +110,12 @@ def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
         except torch.OutOfMemoryError:
             row["note"] = {"peak_bytes": "out of memory", "forward_s": "out of memory",
                            "train_s": "backward out of memory"}[key]
-            q.grad = k.grad = v.grad = None
+            for leaf in leaves:
+                leaf.grad = None
             if config.device.startswith("cuda"):
                 torch.cuda.empty_cache()
             break
-    del q, k, v
+    del q, k, v, leaves
     if config.device.startswith("cuda"):
         torch.cuda.empty_cache()
     return row

@@ -48,7 +48,7 @@ def square(value: int | Sequence[int], what: str, source: str) -> int:
 
 
 def block_key(key: str, layers: str, block: dict[str, str]) -> str:
-    """Rename a per-layer key: `layers` is the foreign prefix regex (e.g. r"encoder\.layer"), `block` maps
+    r"""Rename a per-layer key: `layers` is the foreign prefix regex (e.g. r"encoder\.layer"), `block` maps
     the foreign sub-module name to ours; the suffix (".weight", ".bias", "" for bare parameters) is kept.
     Unknown names raise KeyError, which `rename_all` collects into one error."""
     m = re.fullmatch(layers + r"\.(\d+)\.(.+?)(\.weight|\.bias|)", key)
