@@ -89,3 +89,21 @@ def test_benchmark_generation_quick_decode_context_command(tmp_path):
     assert decode[1][:2] == ["gpt_tiny", "1"] and len(context) == 2
     saved = json.loads(out.read_text())
     assert [r["batch"] for r in saved["decode"]] == [1] and saved["context"]["model"] == "gpt_tiny"
+
+
+def test_benchmark_backends_quick(tmp_path):
+    """scripts/benchmark_backends.py --quick on the CPU: the attention sweep says why xformers cannot run,
+    every model row is checked against its reference before timing, and the files are written."""
+    script = load_script("benchmark_backends")
+    results = script.main(["--quick", "--lengths", "64", "--models", "gpt_tiny", "--dtypes", "fp32",
+                           "--out", str(tmp_path)])
+    notes = {r["backend"]: r.get("note") for r in results["attention"]}
+    assert notes["xformers"] == "xformers has no kernels for device cpu" and notes["sdpa"] is None
+    assert all(r["forward_s"] > 0 and r["train_s"] > 0 for r in results["attention"] if r["backend"] != "xformers")
+    sides = {(r["kind"], r["side"]) for r in results["models"]}
+    assert sides == {(kind, side) for kind in ("forward", "train") for side in ("sdpa", "math", "ref")}
+    for name in ("attention.md", "models.md"):
+        [table] = tables((tmp_path / name).read_text())
+        assert len(table) > 1
+    assert json.loads((tmp_path / "models.json").read_text()) == json.loads(json.dumps(results["models"]))
+    assert (tmp_path / "attention.png").stat().st_size > 0

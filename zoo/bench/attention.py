@@ -132,13 +132,13 @@ def sweep(config: Sweep, log=print) -> list[dict]:
 
 
 def _cell(value: float | None, scale: float, fmt: str) -> str:
-    return "" if value is None else format(value * scale, fmt)
+    return "n/a" if value is None else format(value * scale, fmt)
 
 
 def _line(row: dict) -> str:
     return (f"  attention {row['case']} T={row['length']} {row['backend']}: forward "
             f"{_cell(row['forward_s'], 1e3, '.2f')} ms, train {_cell(row['train_s'], 1e3, '.2f')} ms, peak "
-            f"{_cell(row['peak_bytes'], 2**-20, ',.0f')} MiB {row.get('note', '')}")
+            f"{_cell(row['peak_bytes'], 2**-20, ',.0f')} MiB {row.get('note', '')}".rstrip())
 
 
 def _flops(row: dict, train: bool) -> float:
@@ -157,7 +157,7 @@ def report(rows: list[dict], config: Sweep) -> str:
         train_tflops = None if r["train_s"] is None else _flops(r, True) / r["train_s"] / 1e12
         cells.append([r["case"], r["length"], r["backend"], _cell(r["forward_s"], 1e3, ".3f"),
                       _cell(fwd_tflops, 1, ".1f"), _cell(r["train_s"], 1e3, ".3f"), _cell(train_tflops, 1, ".1f"),
-                      _cell(r["peak_bytes"], 2**-20, ",.0f"), r.get("note", "")])
+                      _cell(r["peak_bytes"], 2**-20, ",.0f"), r.get("note", "-")])
     return head + "\n" + table(["case", "tokens", "backend", "forward ms", "fwd TFLOP/s", "fwd+bwd ms",
                                 "fwd+bwd TFLOP/s", "peak MiB", "note"], cells)
 

@@ -143,5 +143,5 @@ def report(rows: list[dict], config: DeviceBench) -> str:
     cells = [[r["model"], r["kind"], r["dtype"], r["side"], f"{r['per_s']:,.0f}",
               "1" if r["side"] == "ref" else f"**{r['ratio']:.2f}x** ({r['iqr'][0]:.2f}-{r['iqr'][1]:.2f})",
               "n/a" if r["peak_bytes"] is None else f"{r['peak_bytes'] / 2**20:,.0f}"] for r in rows]
-    return head + "\n" + table(["model", "pass", "dtype", "attention", "tokens|images /s", "x ref (IQR)",
+    return head + "\n" + table(["model", "pass", "dtype", "attention", "tokens or images /s", "x ref (IQR)",
                                 "peak MiB"], cells)
