@@ -27,6 +27,7 @@ from data.audio_io import (SAMPLE_RATE, AudioSource, UnreadableAudioError, check
                            load_audio, load_audio_batch)
 
 __all__ = ["SAMPLE_RATE", "N_FFT", "HOP_LENGTH", "CHUNK_LENGTH", "N_SAMPLES", "N_FRAMES", "FRAMES_PER_SECOND",
+           "INPUT_STRIDE",
            "UnreadableAudioError", "load_audio", "load_audio_batch", "mel_filters", "log_mel_spectrogram",
            "pad_or_trim"]
 
@@ -36,6 +37,7 @@ CHUNK_LENGTH = 30  # s: the length of one encoder input
 N_SAMPLES = CHUNK_LENGTH * SAMPLE_RATE  # 480000 samples in a 30 s chunk
 N_FRAMES = N_SAMPLES // HOP_LENGTH  # 3000 mel frames in a 30 s chunk
 FRAMES_PER_SECOND = SAMPLE_RATE // HOP_LENGTH  # 100 frames per second (10 ms each)
+INPUT_STRIDE = 2  # mel frames per audio token (the encoder's strided conv): one timestamp step, 20 ms
 _N_FREQS = N_FFT // 2 + 1  # 201 one-sided STFT bins, 0 to 8000 Hz
 
 

@@ -60,19 +60,19 @@ def eager_compiled_steps(monkeypatch) -> list:
     return calls
 
 
-def tiny_openai_whisper(n_vocab: int, eot_scale: float, seed: int = 0):
+def tiny_openai_whisper(n_vocab: int, eot_scale: float, seed: int = 0, n_audio_ctx: int = 1500):
     """A 2 + 2 layer, 64-wide openai-whisper with random weights, and ours converted from it (zoo.from_whisper).
 
     Random weights give near-uniform logits that never end: EOT's embedding is scaled by `eot_scale` so
     sequences end, and <|nospeech|>'s by 60 so its probability at <|startoftranscript|> is not ~0 (it is
-    never sampled: nothing else changes)."""
+    never sampled: nothing else changes). n_audio_ctx < 1500: an encoder window shorter than 30 s."""
     import whisper
     from whisper.model import ModelDimensions
     from whisper.tokenizer import get_tokenizer
 
     import zoo
 
-    dims = ModelDimensions(n_mels=80, n_audio_ctx=1500, n_audio_state=64, n_audio_head=4, n_audio_layer=2,
+    dims = ModelDimensions(n_mels=80, n_audio_ctx=n_audio_ctx, n_audio_state=64, n_audio_head=4, n_audio_layer=2,
                            n_vocab=n_vocab, n_text_ctx=448, n_text_state=64, n_text_head=4, n_text_layer=2)
     ref = randomize(whisper.model.Whisper(dims), std=0.1, seed=seed)
     ref_tokenizer = get_tokenizer(ref.is_multilingual, num_languages=ref.num_languages)

@@ -227,3 +227,26 @@ def test_compiled_steps_give_the_same_transcript(multilingual):
     audio = _audio(35)
     assert zoo.transcribe(multilingual[1], audio, compile=True, **options) == \
         zoo.transcribe(multilingual[1], audio, **options)
+
+
+def test_short_window_model_equals_openai_algorithm_on_its_window(monkeypatch):
+    """A model trained on 10 s clips (audio_ctx 500, as whisper_micro) reads 10 s windows: openai-whisper's
+    transcribe with its window constants set to 10 s (1000 frames; timestamps keep their 20 ms step) gives
+    the same segments, over 35 s of audio (four windows, seeking by the predicted timestamps)."""
+    import importlib
+
+    import whisper.decoding
+
+    openai_transcribe = importlib.import_module("whisper.transcribe")  # the module (the package re-exports the function)
+    window_s = 10
+    monkeypatch.setattr(openai_transcribe, "N_FRAMES", window_s * 100)
+    monkeypatch.setattr(openai_transcribe, "N_SAMPLES", window_s * SAMPLE_RATE)
+    monkeypatch.setattr(whisper.decoding, "CHUNK_LENGTH", window_s)  # its timestamp precision: 10 s / 500 tokens
+    models = tiny_openai_whisper(51865, eot_scale=20, seed=3, n_audio_ctx=window_s * 50)
+    got = _both(models, _audio(35, seed=1), temperature=0.0, **NO_THRESHOLDS)
+    assert len({s["seek"] for s in got["segments"]}) >= 2  # seeking by the predicted timestamps
+    plain = _both(models, _audio(35, seed=1), temperature=0.0, without_timestamps=True, **NO_THRESHOLDS)
+    assert [s["seek"] for s in plain["segments"]] == [0, 1000, 2000, 3000]  # one segment per 10 s window
+    batched = zoo.transcribe(models[1], [_audio(35, seed=1), _audio(12, seed=2)], temperature=0.0, batch_size=2,
+                             **NO_THRESHOLDS)
+    _assert_same_segments(got["segments"], batched[0]["segments"])

@@ -35,7 +35,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from data.audio import FRAMES_PER_SECOND, HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
+from data.audio import (FRAMES_PER_SECOND, HOP_LENGTH, INPUT_STRIDE, N_FRAMES, SAMPLE_RATE, log_mel_spectrogram,
+                        pad_or_trim)
 from data.whisper_tokenizer import WhisperTokenizer
 from zoo.generation.segments import cut_segments
 from zoo.generation.whisper_decode import (DecodingOptions, DecodingResult, audio_features, decode,
@@ -85,13 +86,14 @@ def options_at(decode_options: dict, temperature: float) -> DecodingOptions:
 class Transcript:
     """One audio's way through the loop: its mel, the seek (in which clip), its tokens and segments so far.
 
-    mel (n_mels, frames + N_FRAMES), as log_mel_spectrogram(audio, padding=N_SAMPLES) gives it.
+    mel (n_mels, frames + window_frames), as log_mel_spectrogram(audio, padding=window_frames * HOP_LENGTH)
+    gives it; window_frames is the encoder's input length (N_FRAMES, 30 s, for openai's checkpoints).
     """
 
     def __init__(self, mel: torch.Tensor, language: str, clip_timestamps: tuple[float, ...],
-                 initial_prompt: list[int]):
-        self.mel, self.language = mel, language
-        self.frames = mel.shape[-1] - N_FRAMES  # of audio, without the padding
+                 initial_prompt: list[int], window_frames: int = N_FRAMES):
+        self.mel, self.language, self.window_frames = mel, language, window_frames
+        self.frames = mel.shape[-1] - window_frames  # of audio, without the padding
         points = [round(t * FRAMES_PER_SECOND) for t in clip_timestamps] or [0]
         if len(points) % 2:
             points.append(self.frames)
@@ -104,20 +106,20 @@ class Transcript:
 
     def next_window(self) -> int | None:
         """Move the seek into the next clip where the current one is done; the frames of audio in the
-        window at the seek (3000, fewer at the end of a clip), or None when every clip is done."""
+        window at the seek (window_frames, fewer at the end of a clip), or None when every clip is done."""
         while self.clip < len(self.clips):
             start, end = self.clips[self.clip]
             self.seek = max(self.seek, start)
             if self.seek < end:
-                return min(N_FRAMES, self.frames - self.seek, end - self.seek)
+                return min(self.window_frames, self.frames - self.seek, end - self.seek)
             self.clip += 1
             if self.clip < len(self.clips):
                 self.seek = self.clips[self.clip][0]
         return None
 
     def window(self, frames: int) -> torch.Tensor:
-        """The (n_mels, N_FRAMES) encoder input at the seek: `frames` of audio, zero-padded."""
-        return pad_or_trim(self.mel[:, self.seek:self.seek + frames], N_FRAMES)
+        """The (n_mels, window_frames) encoder input at the seek: `frames` of audio, zero-padded."""
+        return pad_or_trim(self.mel[:, self.seek:self.seek + frames], self.window_frames)
 
     def prompt(self, carry_initial: bool, room: int) -> list[int]:
         """The tokens before this window: since the last reset, the initial prompt first if carried (then
@@ -159,7 +161,7 @@ class Transcript:
 def decode_with_fallback(model: nn.Module, mels: torch.Tensor, rows: list[dict], options: TranscribeOptions,
                          tokenizer: WhisperTokenizer, generator: torch.Generator | None = None
                          ) -> list[DecodingResult]:
-    """Windows (B, n_mels, N_FRAMES), each with its decoding options (a dict of DecodingOptions fields
+    """Windows (B, n_mels, window frames), each with its decoding options (a dict of DecodingOptions fields
     without the temperature) -> each one's result at the first temperature where it does not fail."""
     features = audio_features(model, mels)  # (B, N, D): the encoder once, for every temperature
     results: list = [None] * len(rows)
@@ -182,29 +184,30 @@ class Transcriber:
                  tokenizer: WhisperTokenizer, generator: torch.Generator | None):
         self.model, self.options, self.decode_options = model, options, decode_options
         self.tokenizer, self.generator = tokenizer, generator
-        if 2 * model.config.audio_ctx != N_FRAMES:
-            raise ValueError(f"transcribe reads 30 s windows ({N_FRAMES} mel frames): this model's encoder takes "
-                             f"{2 * model.config.audio_ctx} (audio_ctx {model.config.audio_ctx}); expected 1500")
-        self.input_stride = N_FRAMES // model.config.audio_ctx  # mel frames per timestamp step: 2
+        # The encoder's window: 30 s (3000 mel frames) for openai's checkpoints, shorter for a model trained
+        # on shorter clips (whisper_micro: 10 s). Timestamps keep their 20 ms step: one audio token.
+        self.window_frames = INPUT_STRIDE * model.config.audio_ctx
+        self.input_stride = INPUT_STRIDE
         prompt = options.initial_prompt
         self.initial_prompt = tokenizer.encode(" " + prompt.strip()) if prompt is not None else []
         self.room = model.max_positions // 2 - 1 - len(self.initial_prompt)  # prompt tokens after a carried one
 
     def start(self, audios: list[AudioInput]) -> list[Transcript]:
         """Each audio's mel (padded with 30 s) and language: given, or detected on the first windows together."""
-        mels = [log_mel_spectrogram(audio, self.model.config.n_mels, padding=N_SAMPLES) for audio in audios]
+        padding = self.window_frames * HOP_LENGTH  # samples: the last window is read whole
+        mels = [log_mel_spectrogram(audio, self.model.config.n_mels, padding=padding) for audio in audios]
         language = self.decode_options.get("language")
         languages = [language or "en"] * len(mels)
         if language is None and self.tokenizer.multilingual:
-            _, probs = detect_language(self.model, torch.stack([pad_or_trim(m, N_FRAMES) for m in mels]),
+            _, probs = detect_language(self.model, torch.stack([pad_or_trim(m, self.window_frames) for m in mels]),
                                        self.tokenizer)
             languages = [max(p, key=p.get) for p in probs]
-        return [Transcript(m, lang, self.options.clip_timestamps, self.initial_prompt)
+        return [Transcript(m, lang, self.options.clip_timestamps, self.initial_prompt, self.window_frames)
                 for m, lang in zip(mels, languages)]
 
     def step(self, windows: list[tuple[Transcript, int]]) -> None:
         """Decode each transcript's current window (with its frames of audio) together and take the results."""
-        mels = torch.stack([transcript.window(frames) for transcript, frames in windows])  # (B, n_mels, N_FRAMES)
+        mels = torch.stack([transcript.window(frames) for transcript, frames in windows])  # (B, n_mels, window)
         rows = [{**self.decode_options, "language": t.language,
                  "prompt": t.prompt(self.options.carry_initial_prompt, self.room)} for t, _ in windows]
         results = decode_with_fallback(self.model, mels, rows, self.options, self.tokenizer, self.generator)

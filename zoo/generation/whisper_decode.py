@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 import torch
 from torch import nn
 
-from data.audio import CHUNK_LENGTH
+from data.audio import HOP_LENGTH, INPUT_STRIDE, SAMPLE_RATE
 from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
 from zoo.generation.conditioned import AudioConditioned
 from zoo.generation.config import GenerationConfig
@@ -250,7 +250,7 @@ class DecodingPlan:
             raise ValueError(f"the initial tokens ({length}: prompt, sot_sequence, prefix) leave no "
                              f"room to sample in the decoder's {self.text_ctx} positions: shorten the prompt or prefix")
         self.group = self.options.beam_size or self.options.best_of or 1
-        precision = CHUNK_LENGTH / model.config.audio_ctx  # s per timestamp step: 0.02
+        precision = INPUT_STRIDE * HOP_LENGTH / SAMPLE_RATE  # s per timestamp step: 0.02, any window length
         max_initial = self.options.max_initial_timestamp
         self.rules = whisper_rules(
             tokenizer, length, suppress_blank=self.options.suppress_blank,
