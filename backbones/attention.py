@@ -252,10 +252,10 @@ class MultiHeadAttention(nn.Module):
             if context is None:
                 raise ValueError("cross-attention needs `context` (the encoder output) until its cache is filled")
             context = cast_for_autocast(context)  # once for k and v
-            k = self._heads(self.k_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
-            v = self._heads(self.v_proj(context), self.num_kv_heads)  # (B, Hkv, Tk, Dh)
+            k = self._heads(self.k_proj(context), self.num_kv_heads)  # (A, Hkv, Tk, Dh)
+            v = self._heads(self.v_proj(context), self.num_kv_heads)  # (A, Hkv, Tk, Dh)
             if self.kv_cache is not None:
-                self.kv_cache.store(k, v)
+                self.kv_cache.store(k, v, session_rows=x.shape[0])
         return q, k, v
 
     def _merge(self, out: torch.Tensor) -> torch.Tensor:
@@ -271,9 +271,26 @@ class MultiHeadAttention(nn.Module):
         chunk starts in the self-attention KV cache (None without a cache).
         """
         q, k, v = self._project(x, context, positions, input_pos)
-        out = attend(q, k, v, mask=mask, causal=causal, backend=self.backend,
-                     dropout_p=self.dropout if self.training else 0.0)  # (B, H, Tq, Dh)
-        return self._merge(out)
+        dropout_p = self.dropout if self.training else 0.0
+        if k.shape[0] != q.shape[0]:
+            out = self._grouped_cross(q, k, v, mask, dropout_p)
+        else:
+            out = attend(q, k, v, mask=mask, causal=causal, backend=self.backend, dropout_p=dropout_p)
+        return self._merge(out)  # (B, Tq, D)
+
+    def _grouped_cross(self, q, k, v, mask, dropout_p) -> torch.Tensor:
+        """Cross-attention of B = A x G query rows on A context rows (G beams or samples per input, each
+        input's rows adjacent): the G rows' queries attend as one longer query, so the context's keys and
+        values are never repeated. q (B, H, Tq, Dh), k/v (A, Hkv, Tk, Dh) -> (B, H, Tq, Dh)."""
+        b, h, tq, dh = q.shape
+        inputs = k.shape[0]
+        if not self.cross or b % inputs or mask is not None:
+            raise ValueError(f"queries of batch {b} on keys of batch {inputs}: only unmasked cross-attention "
+                             "takes a whole number of query rows per context row")
+        g = b // inputs
+        folded = q.view(inputs, g, h, tq, dh).transpose(1, 2).reshape(inputs, h, g * tq, dh)  # (A, H, G*Tq, Dh)
+        out = attend(folded, k, v, backend=self.backend, dropout_p=dropout_p)
+        return out.view(inputs, h, g, tq, dh).transpose(1, 2).reshape(b, h, tq, dh)  # (B, H, Tq, Dh)
 
     def forward_with_weights(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
                              mask: torch.Tensor | None = None, causal: bool = False,

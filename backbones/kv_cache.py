@@ -54,21 +54,41 @@ class KVCache(nn.Module):
 
 
 class CrossKVCache(nn.Module):
+    """Cross-attention keys/values (A, Hkv, Tk, Dh), one row per encoder input.
+
+    A decoding session may hold G rows per encoder input (beams, samples: B = A x G, each input's rows
+    next to each other); attention then reads each stored row for its G queries (MultiHeadAttention folds
+    them into the query length), so nothing is repeated. `reorder` (beam search) costs nothing while
+    every row stays with its own input, as beams do; otherwise the rows are materialised.
+    """
+
     def __init__(self):
         super().__init__()
         self.k: torch.Tensor | None = None
         self.v: torch.Tensor | None = None
+        self.session_rows: int | None = None  # B: the decoder's batch when the cache was filled
 
     @property
     def filled(self) -> bool:
         return self.k is not None
 
-    def store(self, k: torch.Tensor, v: torch.Tensor) -> None:
-        self.k, self.v = k, v  # (B, Hkv, Tk, Dh)
+    def store(self, k: torch.Tensor, v: torch.Tensor, session_rows: int | None = None) -> None:
+        self.k, self.v = k, v  # (A, Hkv, Tk, Dh)
+        self.session_rows = session_rows or k.shape[0]
 
     def reorder(self, index: torch.Tensor) -> None:
-        if self.filled:
-            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)
+        """Keep session rows `index` (B',): free when each new row reads the input its old row read."""
+        if not self.filled:
+            return
+        inputs = self.k.shape[0]
+        source = index // (self.session_rows // inputs)  # (B',) the input each new row reads
+        rows = index.shape[0]
+        if rows % inputs == 0 and torch.equal(source, torch.arange(rows, device=index.device) // (rows // inputs)):
+            self.session_rows = rows
+            return
+        self.k, self.v = self.k.index_select(0, source), self.v.index_select(0, source)
+        self.session_rows = rows
 
     def reset(self) -> None:
         self.k = self.v = None
+        self.session_rows = None

@@ -93,6 +93,9 @@ class Whisper(ZooModel):
                         input_pos: int | torch.Tensor | None = None) -> torch.Tensor:
         """tokens (B, T), audio_features (B, N, D) -> decoder features (B, T, D) after the final norm.
 
+        audio_features may hold one row per audio for B = A x G token rows (G beams or samples of each
+        audio, adjacent): cross-attention then reads each audio's keys for its G rows without repeating them.
+
         Without a cache, audio_features are required. With one (setup_cache), input_pos is where the
         chunk starts; at input_pos 0 the audio features (re)fill the cross-attention cache, later chunks
         reuse it (audio_features may then be None). attention_mask (B, S+T) marks real tokens (1) and
@@ -152,9 +155,10 @@ class Whisper(ZooModel):
             raise ValueError("the decoder needs audio_features (B, N, D) = encode(mel): always without a KV cache, "
                              "and at input_pos 0 with one (later chunks reuse the cross-attention cache)")
         shape = tuple(audio_features.shape)
-        if audio_features.dim() != 3 or shape[0] != tokens.shape[0] or shape[2] != self.config.dim:
-            raise ValueError(f"audio_features must be (batch {tokens.shape[0]}, audio tokens, dim {self.config.dim}) "
-                             f"like encode(mel); got shape {shape}")
+        if (audio_features.dim() != 3 or not shape[0] or tokens.shape[0] % shape[0]
+                or shape[2] != self.config.dim):
+            raise ValueError(f"audio_features must be (batch {tokens.shape[0]} or a divisor of it: one row per audio "
+                             f"for its beams, audio tokens, dim {self.config.dim}) like encode(mel); got shape {shape}")
 
     def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments: random mel (B, n_mels, 2 audio_ctx) and seq_len decoder tokens."""

@@ -189,8 +189,8 @@ def test_decoder_errors():
     mel, tokens = inputs()
     with pytest.raises(ValueError, match=r"needs audio_features \(B, N, D\) = encode\(mel\)"):
         ours.decode(tokens)
-    with pytest.raises(ValueError, match=r"audio_features must be \(batch 2, audio tokens, dim 32\)"):
-        ours.decode(tokens, torch.zeros(1, 20, 32))
+    with pytest.raises(ValueError, match=r"audio_features must be \(batch 2 or a divisor of it"):
+        ours.decode(tokens, torch.zeros(3, 20, 32))
     ours.setup_cache(2, 8)
     with pytest.raises(ValueError, match="pass input_pos"):
         ours.decode(tokens, ours.encode(mel))
@@ -221,3 +221,34 @@ def test_from_hf_whisper_knows_its_tokenizer(tmp_path):
     for source in (hf, tmp_path):
         tokenizer = zoo.from_hf(source).tokenizer
         assert tokenizer.multilingual and tokenizer.sot == 50258 and tokenizer.vocab_size <= 51865
+
+
+def test_one_audio_row_for_several_token_rows_equals_repeating_it():
+    """Beams of one audio read its cross-attention keys once (grouped), with and without a cache, and a
+    beam reorder that keeps rows with their audio copies nothing; one that moves them materialises."""
+    ours = zoo.from_whisper(openai_ref())
+    mel, tokens = inputs()
+    features = ours.encode(mel)  # (2, N, D)
+    rows = torch.cat([tokens, tokens.flip(1)])[[0, 2, 1, 3]]  # (4, T): two rows per audio, adjacent
+    want = ours.decode(rows, features.repeat_interleave(2, dim=0))
+    assert max_diff(ours.decode(rows, features), want) <= ATOL
+    ours.setup_cache(4, 8)
+    ours.decode(rows[:, :5], features, input_pos=0)
+    cache = ours.decoder.blocks[0].cross_attn.kv_cache
+    stored = cache.k
+    assert stored.shape[0] == 2  # one row per audio
+    ours.reorder_cache(torch.tensor([1, 1, 2, 3]))  # beams stay with their audio: nothing copied
+    assert cache.k is stored
+    step = ours.decode(rows[[1, 1, 2, 3], 5:6], input_pos=5)
+    ours.clear_cache()
+    full = ours.decode(rows[[1, 1, 2, 3], :6], features.repeat_interleave(2, dim=0))
+    assert max_diff(step, full[:, 5:6]) <= ATOL
+    ours.setup_cache(4, 8)
+    ours.decode(rows[:, :5], features, input_pos=0)
+    ours.reorder_cache(torch.tensor([2, 0, 1, 3]))  # rows swap audios: the cache follows them
+    cache = ours.decoder.blocks[0].cross_attn.kv_cache
+    assert cache.k.shape[0] == 4
+    moved = ours.decode(rows[[2, 0, 1, 3], 5:6], input_pos=5)
+    ours.clear_cache()
+    want = ours.decode(rows[[2, 0, 1, 3], :6], features[[1, 0, 0, 1]])
+    assert max_diff(moved, want[:, 5:6]) <= ATOL

@@ -25,7 +25,8 @@ class AudioConditioned(nn.Module):
     """`model`'s decoder conditioned on `audio_features` (A, N, D), one row per audio.
 
     A session of B = A x G rows (G beams or samples per audio, each audio's rows next to each
-    other, as `repeat_interleave` and beam_search lay them out) repeats each audio's row G times.
+    other, as `repeat_interleave` and beam_search lay them out) reads each audio's cross-attention keys
+    and values for its G rows: they are computed and stored once per audio, never repeated.
     An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()` (which the
     strategies and compiled steps use) reach it; the features are a plain attribute, not state.
     """
@@ -34,14 +35,13 @@ class AudioConditioned(nn.Module):
         super().__init__()
         self.model = model
         self.audio_features = audio_features  # (A, N, D)
-        self.rows = audio_features  # (B, N, D): one per session row, set by setup_cache
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
                 logits_to_keep: int | None = None) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
         first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
-        return self.model.decode(tokens, self.rows if first else None, attention_mask=attention_mask,
+        return self.model.decode(tokens, self.audio_features if first else None, attention_mask=attention_mask,
                                  positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep)
 
     @property
@@ -57,11 +57,9 @@ class AudioConditioned(nn.Module):
         if batch_size % audios:
             raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
                              f"a whole number of rows per audio (beams, samples)")
-        self.rows = self.audio_features.repeat_interleave(batch_size // audios, dim=0)  # (B, N, D)
         self.model.setup_cache(batch_size, max_len, dtype)
 
     def clear_cache(self) -> None:
-        self.rows = self.audio_features
         self.model.clear_cache()
 
     def reorder_cache(self, index: torch.Tensor) -> None:
