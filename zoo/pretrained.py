@@ -4,7 +4,9 @@ config.json holds the family name and the frozen architecture config, so
 `load_pretrained` rebuilds the model without knowing the preset. Tied weights
 (LM head = token embedding) share memory, which safetensors refuses to save:
 we store each shared tensor once and record the aliases in the file's
-metadata, then re-tie on load. Files are written atomically.
+metadata, then re-tie on load. Files are written atomically. A model that carries its tokenizer
+(`model.tokenizer`, a Whisper trained with its own vocabulary) has it saved beside (tokenizer.json) and
+re-attached on load.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
+TOKENIZER_NAME = "tokenizer.json"
 
 
 class ZooModel(nn.Module):
@@ -67,6 +70,8 @@ def save_pretrained(model: nn.Module, directory: str | Path) -> Path:
     atomic_write(directory / WEIGHTS_NAME, lambda f: f.write(blob))
     atomic_write_text(directory / CONFIG_NAME, json.dumps(
         {"family": config.family, "config": dataclasses.asdict(config)}, indent=2) + "\n")
+    if getattr(model, "tokenizer", None) is not None:
+        model.tokenizer.save(directory)
     return directory
 
 
@@ -103,4 +108,8 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     model = build_model(config)
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
+    if config.family == "whisper" and (directory / TOKENIZER_NAME).is_file():
+        from data.whisper_tokenizer import load_whisper_tokenizer
+
+        model.tokenizer = load_whisper_tokenizer(directory)
     return model.to(map_location)

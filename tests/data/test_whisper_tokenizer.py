@@ -228,3 +228,29 @@ def test_tiktoken_file_source_and_repr():
     assert isinstance(tok, WhisperTokenizer) and not tok.multilingual
     assert tok.sot_sequence("fr", "translate") == [tok.sot]  # English-only: openai-whisper ignores both
     assert repr(tok) == "WhisperTokenizer(English-only, vocab_size=51864, num_languages=99)"
+
+
+def test_corpus_tokenizer_has_whispers_layout_and_travels_with_the_model(tmp_path):
+    """A BPE learned from transcripts, with Whisper's English-only control tokens and timestamps appended: the
+    decoding rules find every id, text round-trips, and save_pretrained / load_pretrained carry it."""
+    import zoo
+    from data.whisper_vocab import train_whisper_tokenizer
+    from zoo.generation.whisper_decode import default_tokenizer
+
+    texts = ["and god said let there be light", "the cat sat on the mat", "one two three four five"] * 20
+    tokenizer = train_whisper_tokenizer(texts, text_vocab=300)
+    assert not tokenizer.multilingual and tokenizer.num_languages == 0
+    assert tokenizer.sot == tokenizer.eot + 1 and tokenizer.sot_sequence() == [tokenizer.sot]
+    assert tokenizer.timestamp_begin == tokenizer.no_timestamps + 1 <= 300 + 8  # text, then 8 control tokens
+    assert tokenizer.vocab_size == tokenizer.timestamp_begin + 1501
+    assert tokenizer.decode(tokenizer.encode(" let there be light")) == " let there be light"
+    assert max(tokenizer.encode(" zebra quagga!")) < tokenizer.eot  # unseen words fall back to bytes
+    with pytest.raises(ValueError, match="at least 256"):
+        train_whisper_tokenizer(texts, text_vocab=100)
+
+    model = zoo.create_model("whisper_micro", vocab_size=tokenizer.vocab_size)
+    model.tokenizer = tokenizer
+    model.save_pretrained(tmp_path / "m")
+    loaded = zoo.load_pretrained(tmp_path / "m")
+    assert default_tokenizer(loaded).encode(" the cat") == tokenizer.encode(" the cat")
+    assert loaded.tokenizer.vocab_size == loaded.config.vocab_size

@@ -70,6 +70,24 @@ def reference_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
     return ours, ref
 
 
+def ast_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """(ours, ref) for AST preset `name`: a random-weight transformers ASTForAudioClassification of its shape
+    and its zoo.from_hf conversion, both in eval mode."""
+    import transformers
+
+    c = zoo.registry._preset(name)
+    torch.manual_seed(0)
+    ref = transformers.ASTForAudioClassification(transformers.ASTConfig(
+        hidden_size=c.dim, num_hidden_layers=c.depth, num_attention_heads=c.num_heads, intermediate_size=c.mlp_hidden,
+        patch_size=c.patch_size, frequency_stride=c.frequency_stride, time_stride=c.time_stride,
+        max_length=c.max_length, num_mel_bins=c.num_mel_bins, num_labels=c.num_classes, qkv_bias=c.qkv_bias,
+        hidden_act=c.act, layer_norm_eps=c.norm_eps, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)).eval()
+    ours = zoo.from_hf(ref).eval()
+    if ours.config != c:
+        raise BenchmarkError(f"{name}: from_hf gave {ours.config}, expected {c}")
+    return ours, ref
+
+
 def timm_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
     """(ours, ref) for timm model `name`, random weights, drop path off, both in eval mode: ref and its
     zoo.from_timm conversion."""

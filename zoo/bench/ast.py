@@ -1,0 +1,98 @@
+"""Audio classification: our AST against transformers' ASTForAudioClassification on the same weights
+(zoo.from_hf of a random-weight reference): inference (ours, ours packed, transformers, interleaved three
+ways) and a training step, on spectrograms of the preset's shape."""
+from __future__ import annotations
+
+import copy
+
+import torch
+
+import zoo
+from heads.classification import ClassifierHead
+from zoo.bench.config import ModelBench
+from zoo.bench.forward import three_ways
+from zoo.bench.references import ast_pair, check_close
+from zoo.bench.report import ratio_cells, table
+from zoo.bench.timing import autocast, ceiling, interleaved, summarize
+
+TARGETS = {"fp32": 1.0, "bf16": 1.2}  # ours / transformers, from the audio issue
+# (preset, inference batch sizes, training batch): the full run and --quick
+FULL = ("ast_base_audioset", (1, 8), 4)
+QUICK = ("ast_tiny", (1, 4), 2)
+
+
+def _logits(out):
+    return out.logits if hasattr(out, "logits") else out
+
+
+def _spectrograms(model, batch: int, seed: int) -> torch.Tensor:
+    c = model.config
+    return torch.randn(batch, c.max_length, c.num_mel_bins, generator=torch.Generator().manual_seed(seed))
+
+
+def run(config: ModelBench, quick: bool = False) -> dict:
+    name, batches, train_batch = QUICK if quick else FULL
+    ours, ref = ast_pair(name)
+    return {"model": name, "forward": run_forward(name, ours, ref, batches, config),
+            "train": run_train(ours, ref, train_batch, config)}
+
+
+def run_forward(name: str, ours, ref, batches: tuple[int, ...], config: ModelBench) -> list[dict]:
+    packed = zoo.pack_for_inference(copy.deepcopy(ours))
+    rows = []
+    for batch in batches:
+        x = _spectrograms(ours, batch, batch)
+        for dtype in config.dtypes:
+            def forward(model, dtype=dtype):
+                with torch.inference_mode(), autocast(dtype):
+                    return _logits(model(x))
+            want = forward(ref)
+            diff = max(check_close(name, dtype, forward(ours), want), check_close(name, dtype, forward(packed), want))
+            row = three_ways(ours, packed, ref, forward, batch, 1, max(3, config.repeats // (2 if batch > 1 else 1)))
+            rows.append({"batch": batch, "dtype": dtype, "max_abs_diff": diff, **row})
+            print(f"  ast forward b{batch} {dtype}: ratio {row['ratio']:.2f}, packed {row['packed']['ratio']:.2f}",
+                  flush=True)
+    return rows
+
+
+def run_train(ours, ref, train_batch: int, config: ModelBench) -> list[dict]:
+    """forward + cross-entropy (ClassifierHead.loss) + backward + AdamW, each side on its own copy."""
+    x = _spectrograms(ours, train_batch, 0)
+    labels = torch.randint(0, ours.config.num_classes, (train_batch,), generator=torch.Generator().manual_seed(0))
+    rows = []
+    for dtype in config.dtypes:
+        models = {"ours": copy.deepcopy(ours).train(), "ref": copy.deepcopy(ref).train()}
+        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, fused=config.fused_adamw or None)
+                for k, m in models.items()}
+
+        def step(k, dtype=dtype):
+            opts[k].zero_grad(set_to_none=True)
+            with autocast(dtype):
+                loss = ClassifierHead.loss(_logits(models[k](x)), labels)
+            loss.backward()
+            opts[k].step()
+        times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, config.train_repeats // 2))
+        rows.append({"batch": train_batch, "dtype": dtype, **summarize(times, train_batch),
+                     **ceiling(times, lambda: step("ref"))})
+        print(f"  ast train {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
+    return rows
+
+
+def report(result: dict) -> str:
+    import transformers
+
+    train_batch = result["train"][0]["batch"] if result["train"] else None
+    return "\n".join([
+        f"\n### Audio classification: {result['model']}, ours vs transformers {transformers.__version__} "
+        "ASTForAudioClassification on the same weights (zoo.from_hf)\n",
+        "Inference, torch.inference_mode (bf16: autocast per call), spectrograms of the preset's frames x 128 bins\n",
+        table(["batch", "dtype", "ours clips/s", "packed clips/s", "transformers clips/s", "ours/ref (IQR)",
+               "packed/ref (IQR)", "target", "met", "ceiling", "max abs diff"],
+              [[r["batch"], r["dtype"], f"{r['ours_tok_s']:,.2f}", f"{r['packed']['ours_tok_s']:,.2f}",
+                f"{r['ref_tok_s']:,.2f}", ratio_cells(r, TARGETS[r["dtype"]])[0],
+                *ratio_cells(r["packed"], TARGETS[r["dtype"]]), f"{r['ceiling']:.2f}x", f"{r['max_abs_diff']:.1e}"]
+               for r in result["forward"]]),
+        f"\nTraining step (forward + cross-entropy + backward + AdamW), batch {train_batch}\n",
+        table(["dtype", "ours clips/s", "transformers clips/s", "ours/ref (IQR)", "target", "met", "ceiling"],
+              [[r["dtype"], f"{r['ours_tok_s']:,.2f}", f"{r['ref_tok_s']:,.2f}", *ratio_cells(r, TARGETS[r["dtype"]]),
+                f"{r['ceiling']:.2f}x"] for r in result["train"]])])
