@@ -5,8 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 OUT ?= runs/demo
+KEYWORD_STEPS ?= 1000
 
-.PHONY: venv test test-slow demo data benchmark clean
+.PHONY: venv test test-slow demo data speech-data benchmark clean
 
 $(STAMP): requirements.txt requirements-test.txt setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,9 +31,16 @@ demo: venv
 		--batch-size 16 --block-size 128 --lr 3e-3 --warmup 60 --eval-every 200 --out $(OUT)/text --sample 200
 	$(PY) scripts/train_vision.py --model vit_tiny_patch2_8 --data digits --steps 2000 --eval-every 500 \
 		--save-every 1000 --out $(OUT)/vision
+	$(PY) scripts/train_audio.py --task keywords --steps $(KEYWORD_STEPS) --batch-size 64 --lr 3e-3 --warmup 50 \
+		--eval-every 250 --save-every 500 --out $(OUT)/keywords
 
-data:
+data: venv
 	bash scripts/get_data.sh
+	$(MAKE) speech-data
+
+# The speech sets (keywords and ASR; about 3 minutes) from the tools and recordings get_data.sh fetched.
+speech-data: venv
+	$(PY) scripts/make_speech_data.py --kind all --out data/full/speech
 
 benchmark: venv
 	$(PY) scripts/benchmark.py

@@ -10,8 +10,15 @@ does not pull in the tokenizers library and vice versa):
     data.loader        BatchStream, iterate_once, default_stack
     data.audio         log_mel_spectrogram, pad_or_trim, mel_filters, SAMPLE_RATE, N_SAMPLES, N_FRAMES
                        (and load_audio, load_audio_batch from data.audio_io)
+    data.ast_features  ast_features (AST's Kaldi fbank input)
+    data.whisper_tokenizer, data.whisper_vocab   Whisper's tokenizer; one learned from a corpus
+    data.speech        load_manifest, speech_dir, build_speech_set, SpeechSetConfig: speech made offline
+                       (speech_synth: voices and espeak-ng / flite; speech_augment; speech_asterisk;
+                       speech_text: keyword classes and sentences)
+    data.audio_tasks   KeywordSet, SpeechSet, normalize_text: the audio training sets
 
 data/corpus/ holds the small text extracts shipped with the repo (see its
 README for provenance and licences); scripts/get_data.sh fetches the full
-corpora into data/full/.
+corpora, the speech tools and the Asterisk recordings into data/full/; data/speech_tiny/ holds the
+small speech sets shipped with the repo (its README says how they were made).
 """

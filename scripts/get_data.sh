@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Fetch the full text (and optionally image) corpora into data/full/.
+# Fetch the full text, image and speech corpora into data/full/.
 #
-# Usage: scripts/get_data.sh [kjv] [brown] [fashion-mnist] [extract]
-#   no argument = kjv brown fashion-mnist.
+# Usage: scripts/get_data.sh [kjv] [brown] [fashion-mnist] [speech] [extract]
+#   no argument = kjv brown fashion-mnist speech.
+#   speech      = the speech synthesizers espeak-ng and flite, unpacked with the
+#                 libraries they need that the system lacks, into speech/tools/
+#                 (bin/ holds wrappers that run them from there), and the
+#                 human-recorded prompts of asterisk-core-sounds-en-wav with
+#                 their transcripts into speech/asterisk/. The speech sets
+#                 themselves are built from these by scripts/make_speech_data.py.
 #   extract     = rebuild the shipped extracts in data/corpus/ from data/full/
 #                 (what produced them; see data/corpus/README.md).
 #
@@ -109,6 +115,101 @@ get_fashion_mnist() {
     log "fashion-mnist: $(ls "$out" | wc -l) files in $out"
 }
 
+# The packages that `apt-get download` must fetch so that the packages $@ run
+# from where they are unpacked: those themselves (always, so that the programs
+# and their data sit together), then their Depends closure, first alternative
+# of each "a | b", stopping at packages already installed (whose own
+# dependencies are installed too).
+missing_closure() {
+    local -A seen=() wanted=()
+    local queue=("$@") pkg dep
+    for pkg in "$@"; do wanted[$pkg]=1; done
+    while [[ ${#queue[@]} -gt 0 ]]; do
+        pkg=${queue[0]}; queue=("${queue[@]:1}")
+        [[ -n ${seen[$pkg]:-} ]] && continue
+        seen[$pkg]=1
+        if [[ -z ${wanted[$pkg]:-} ]] && dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+            continue
+        fi
+        echo "$pkg"
+        # "  |Depends: a" opens an or-group whose later members are alternatives;
+        # "<name>" is a virtual package (its providers are the indented lines).
+        for dep in $(apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
+                         --no-replaces --no-enhances "$pkg" |
+                     awk '/^  \|?(Pre)?Depends:/ { if (!alt) print $2; alt = ($1 ~ /^\|/) }' |
+                     grep -v '^<'); do
+            queue+=("$dep")
+        done
+    done
+}
+
+# A wrapper in $tools/bin that runs an unpacked program with its unpacked libraries.
+write_wrapper() {
+    local tools=$1 name=$2 libdir=$3 extra=$4
+    cat > "$tools/bin/$name" <<WRAPPER
+#!/bin/sh
+# Runs the $name unpacked by scripts/get_data.sh speech (no root, nothing installed).
+X=\$(cd "\$(dirname "\$0")/.." && pwd)
+LD_LIBRARY_PATH=\$X/$libdir:\$X/lib/${libdir##*/}:\$X/$libdir/pulseaudio\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} \\
+    exec "\$X/usr/bin/$name" $extra "\$@"
+WRAPPER
+    chmod 755 "$tools/bin/$name"
+}
+
+get_speech_tools() {
+    local out=$DEST/speech/tools
+    if [[ -x $out/bin/espeak-ng && -x $out/bin/flite ]]; then log "speech tools: already at $out"; return; fi
+    need apt-cache "the speech synthesizers come from Debian packages"
+    need dpkg-query "the speech tools step asks dpkg which libraries the system already has"
+    local packages
+    packages=$(missing_closure espeak-ng espeak-ng-data libespeak-ng1 flite libflite1 | sort)
+    log "speech tools: unpacking $(echo $packages)"
+    rm -rf "$WORK/speech-debs" && mkdir -p "$WORK/speech-debs"
+    (cd "$WORK/speech-debs" && apt-get download $packages >&2) ||
+        die "apt-get download $(echo $packages) failed (are the apt lists present? run 'apt-get update' once)"
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp/bin"
+    local deb
+    for deb in "$WORK"/speech-debs/*.deb; do deb_extract "$deb" "$out.tmp"; done
+    # The multiarch library folder (usr/lib/x86_64-linux-gnu on amd64) holds espeak-ng-data too.
+    local lib; lib=$(cd "$out.tmp" && dirname "$(ls usr/lib/*/libespeak-ng.so.1 2>/dev/null || true)")
+    [[ -d $out.tmp/$lib/espeak-ng-data ]] || die "no libespeak-ng.so.1 / espeak-ng-data in the unpacked packages"
+    write_wrapper "$out.tmp" espeak-ng "$lib" "--path=\"\$X/$lib\""
+    write_wrapper "$out.tmp" flite "$lib" ""
+    "$out.tmp/bin/espeak-ng" -v en-us -w "$WORK/check.wav" "check" && [[ -s $WORK/check.wav ]] ||
+        die "the unpacked espeak-ng does not run (a library missing? try: ldd $out.tmp/usr/bin/espeak-ng)"
+    "$out.tmp/bin/flite" -voice slt -t "check" -o "$WORK/check.wav" && [[ -s $WORK/check.wav ]] ||
+        die "the unpacked flite does not run (a library missing? try: ldd $out.tmp/usr/bin/flite)"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "speech tools: $out/bin/espeak-ng and $out/bin/flite"
+}
+
+get_speech_asterisk() {
+    local out=$DEST/speech/asterisk
+    if [[ -s $out/core-sounds-en.txt.gz ]]; then log "asterisk sounds: already at $out"; return; fi
+    apt_download asterisk-core-sounds-en-wav asterisk-core-sounds-en
+    local unpacked=$WORK/asterisk-unpacked
+    rm -rf "$unpacked"
+    deb_extract "$(ls "$WORK"/asterisk-core-sounds-en-wav_*.deb | tail -1)" "$unpacked"
+    deb_extract "$(ls "$WORK"/asterisk-core-sounds-en_*.deb | tail -1)" "$unpacked"
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+    mv "$unpacked/usr/share/asterisk/sounds/en_US_f_Allison" "$out.tmp/en_US_f_Allison"
+    cp "$unpacked/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz" \
+       "$unpacked/usr/share/doc/asterisk-core-sounds-en/copyright" "$out.tmp"/
+    local n; n=$(find "$out.tmp/en_US_f_Allison" -name '*.wav' | wc -l)
+    [[ $n -gt 500 ]] || die "expected the 568 prompts of asterisk-core-sounds-en-wav, got $n wav files"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "asterisk sounds: $n prompts (8 kHz wav) in $out/en_US_f_Allison, transcripts in core-sounds-en.txt.gz"
+}
+
+get_speech() {
+    if command -v espeak-ng >/dev/null 2>&1 && command -v flite >/dev/null 2>&1; then
+        log "speech tools: espeak-ng and flite are on PATH (used from there)"
+    else
+        get_speech_tools
+    fi
+    get_speech_asterisk
+}
+
 # Rebuild data/corpus/ (the extracts committed to the repo) from data/full/.
 make_extract() {
     local corpus=$ROOT/data/corpus
@@ -132,7 +233,7 @@ make_extract() {
 
 main() {
     local targets=("$@")
-    [[ ${#targets[@]} -gt 0 ]] || targets=(kjv brown fashion-mnist)
+    [[ ${#targets[@]} -gt 0 ]] || targets=(kjv brown fashion-mnist speech)
     mkdir -p "$WORK"
     local t
     for t in "${targets[@]}"; do
@@ -140,8 +241,9 @@ main() {
             kjv) get_kjv ;;
             brown) get_brown ;;
             fashion-mnist) get_fashion_mnist ;;
+            speech) get_speech ;;
             extract) make_extract ;;
-            *) die "unknown target '$t' (expected kjv, brown, fashion-mnist or extract)" ;;
+            *) die "unknown target '$t' (expected kjv, brown, fashion-mnist, speech or extract)" ;;
         esac
     done
     rm -rf "$WORK"   # only the unpacked results are kept
@@ -149,6 +251,8 @@ main() {
     [[ -d $DEST/kjv ]] && echo "  KJV text:        $DEST/kjv/kjv.txt (verses with references: kjv_verses.txt)"
     [[ -d $DEST/brown ]] && echo "  Brown corpus:    $DEST/brown (cats.txt + 500 tagged files)"
     [[ -d $DEST/fashion-mnist ]] && echo "  Fashion-MNIST:   $DEST/fashion-mnist (idx .gz files)"
+    [[ -d $DEST/speech/tools ]] && echo "  Speech tools:    $DEST/speech/tools/bin (espeak-ng, flite)"
+    [[ -d $DEST/speech/asterisk ]] && echo "  Asterisk sounds: $DEST/speech/asterisk (en_US_f_Allison/*.wav, core-sounds-en.txt.gz)"
     return 0
 }
 

@@ -1,0 +1,121 @@
+"""Datasets for the audio training tasks, built from a speech manifest (data/speech.py's format: one JSON
+row per utterance with "audio", "text", "label", "voice", "source", "split", "seconds").
+
+    classes = keyword_classes(rows)                                    # sorted labels of the training rows
+    train = KeywordSet(select(rows, "train"), root, classes, max_length=128)   # AST inputs + labels
+    train = SpeechSet(select(rows, "train"), root, tokenizer, window_frames=1000, n_mels=80)  # Whisper's
+
+Features are computed once, when a set is built (the sets are small, and the builder already wrote the
+augmented training copies), so an epoch costs only the model. Transcripts are normalised the same way for
+training and for scoring (`normalize_text`): lower case, letters, digits and apostrophes.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import torch
+
+from data.ast_features import ast_features
+from data.audio import HOP_LENGTH, load_audio, log_mel_spectrogram, pad_or_trim
+from data.collate import pad_sequences
+from data.whisper_tokenizer import WhisperTokenizer
+
+IGNORE = -100  # label of positions that are not predicted (the prompt, the padding)
+
+
+def normalize_text(text: str) -> str:
+    """"Hello, World!  It's 3." -> "hello world it's 3": what the ASR model learns and what WER compares."""
+    text = re.sub(r"[^a-z0-9' ]+", " ", text.lower().replace("-", " "))
+    return " ".join(word.strip("'") for word in text.split() if word.strip("'"))
+
+
+def select(rows: list[dict], *splits: str) -> list[dict]:
+    """The rows of the given splits, in manifest order."""
+    return [row for row in rows if row["split"] in splits]
+
+
+def keyword_classes(rows: list[dict]) -> list[str]:
+    """The sorted keyword labels of the training rows (the classifier's classes)."""
+    classes = sorted({row["label"] for row in select(rows, "train") if row.get("label")})
+    if not classes:
+        raise ValueError("the manifest has no labelled training rows: expected a keyword set (rows with \"label\")")
+    return classes
+
+
+class KeywordSet(torch.utils.data.Dataset):
+    """AST inputs (max_length frames x 128 Kaldi bins, normalised) and class indices of keyword rows.
+
+    Rows whose label is not among `classes` are dropped (counted in `dropped`): a held-out set can only be
+    scored on the classes the model was trained for."""
+
+    def __init__(self, rows: list[dict], root: str | Path, classes: list[str], max_length: int,
+                 num_mel_bins: int = 128, chunk: int = 64):
+        index = {name: i for i, name in enumerate(classes)}
+        kept = [row for row in rows if row.get("label") in index]
+        self.dropped = len(rows) - len(kept)
+        self.rows = kept
+        paths = [str(Path(root) / row["audio"]) for row in kept]
+        parts = [ast_features(paths[i:i + chunk], num_mel_bins=num_mel_bins, max_length=max_length)
+                 for i in range(0, len(paths), chunk)]
+        self.features = torch.cat(parts) if parts else torch.empty(0, max_length, num_mel_bins)  # (N, T, F)
+        self.labels = torch.tensor([index[row["label"]] for row in kept], dtype=torch.long)  # (N,)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> dict[str, torch.Tensor]:
+        return {"spectrogram": self.features[i], "labels": self.labels[i]}
+
+
+def transcript_tokens(tokenizer: WhisperTokenizer, text: str) -> tuple[list[int], int]:
+    """(decoder tokens: the prompt without timestamps, the text, end of text; prompt length).
+
+    The prompt is what zoo.transcribe gives the decoder with without_timestamps=True: the start-of-transcript
+    sequence (language and task for a multilingual tokenizer) and <|notimestamps|>."""
+    language = "en" if tokenizer.multilingual else None
+    prompt = list(tokenizer.sot_sequence(language=language)) + [tokenizer.no_timestamps]
+    return prompt + tokenizer.encode(" " + text) + [tokenizer.eot], len(prompt)
+
+
+class SpeechSet(torch.utils.data.Dataset):
+    """Whisper inputs: log-mel of each clip padded to the encoder's window, decoder tokens and labels (the
+    next token; the prompt and padding ignored). Clips longer than the window or transcripts longer than
+    text_ctx are dropped (counted in `dropped`)."""
+
+    def __init__(self, rows: list[dict], root: str | Path, tokenizer: WhisperTokenizer, window_frames: int,
+                 n_mels: int, text_ctx: int):
+        self.tokenizer = tokenizer
+        window = window_frames * HOP_LENGTH  # samples
+        self.rows, mels, self.tokens, self.prompt_lengths = [], [], [], []
+        for row in rows:
+            wave = load_audio(str(Path(root) / row["audio"]))
+            tokens, prompt = transcript_tokens(tokenizer, normalize_text(row["text"]))
+            if wave.shape[0] > window or len(tokens) > text_ctx:
+                continue
+            self.rows.append(row)
+            mels.append(log_mel_spectrogram(pad_or_trim(wave, window), n_mels))  # (n_mels, window_frames)
+            self.tokens.append(tokens)
+            self.prompt_lengths.append(prompt)
+        self.dropped = len(rows) - len(self.rows)
+        self.mels = torch.stack(mels) if mels else torch.empty(0, n_mels, window_frames)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> dict:
+        return {"mel": self.mels[i], "tokens": self.tokens[i], "prompt": self.prompt_lengths[i]}
+
+    def collate(self, items: list[dict]) -> dict[str, torch.Tensor]:
+        """Pad the token rows (with end of text, ignored by the labels) and stack the mels."""
+        ids, mask = pad_sequences([item["tokens"] for item in items], self.tokenizer.eot)  # (B, T)
+        labels = torch.full_like(ids, IGNORE)
+        labels[:, :-1] = torch.where(mask[:, 1:].bool(), ids[:, 1:], IGNORE)
+        for row, item in enumerate(items):
+            labels[row, :item["prompt"] - 1] = IGNORE  # the prompt is given, never predicted
+        return {"mel": torch.stack([item["mel"] for item in items]), "decoder_input_ids": ids, "labels": labels}
+
+
+def waveforms(rows: list[dict], root: str | Path) -> list[torch.Tensor]:
+    """Each row's 16 kHz mono waveform."""
+    return [load_audio(str(Path(root) / row["audio"])) for row in rows]

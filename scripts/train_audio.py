@@ -1,0 +1,192 @@
+#!/usr/bin/env python
+"""Train an audio model on the shared engine, from scratch, on a speech manifest (data/speech.py's format).
+
+    python scripts/train_audio.py --task keywords --out runs/keywords          # AST keyword spotting
+    python scripts/train_audio.py --task asr --out runs/asr                    # Whisper speech recognition
+    python scripts/train_audio.py --task asr --data data/full/speech/asr ...   # the full set (`make data`)
+    torchrun --nproc_per_node 2 scripts/train_audio.py ...                     # the same script, DDP
+
+keywords: an AST (default ast_tiny) classifies digits, letters and command words; its head is sized to the
+training classes. Scored on the held-out voices ("test") and on the human recordings ("human"): accuracy
+and confusion matrices.
+asr: a small Whisper (default whisper_micro, 10 s window) learns the transcripts, with a byte-level BPE
+learned from the training transcripts (--tokenizer corpus, --text-vocab tokens plus Whisper's control and
+timestamp tokens: the model carries it and saves it beside its weights) or openai-whisper's English
+vocabulary (--tokenizer whisper: 50k tokens, a much slower softmax); scored by transcribing the held-out
+voices and the human prompts with zoo.transcribe (greedy, no timestamps) and computing word error rate with
+jiwer on normalised text.
+
+--data defaults to data/full/speech/<task> when `make data` built it, else the tiny set shipped in
+data/speech_tiny/<task> (data.speech.speech_dir). Outputs in --out: checkpoint.pt,
+metrics.jsonl, loss.png, summary.json, model/ (save_pretrained; keywords also labels.json), and
+confusion_test.png / confusion_human.png (keywords) or transcripts.jsonl (asr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+import zoo
+from data.audio_tasks import KeywordSet, SpeechSet, keyword_classes, normalize_text, select, waveforms
+from data.loader import BatchStream, iterate_once
+from data.speech import load_manifest, speech_dir
+from data.whisper_vocab import train_whisper_tokenizer
+from heads.lm import CausalLMHead
+from zoo.generation.whisper_decode import tokenizer_for_vocab
+from zoo.training import distributed_context, is_main_process, train
+from zoo.training.cli import add_training_arguments, train_config
+from zoo.training.tasks import classification_loss, evaluate_classifier, held_out_loss, plot_confusion
+
+TASKS = {"keywords": "ast_tiny", "asr": "whisper_micro"}
+ENGLISH_VOCAB = 51864  # openai-whisper's English-only tokenizer (gpt2 + specials + timestamps)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--task", choices=sorted(TASKS), required=True)
+    p.add_argument("--data", help="a folder with manifest.jsonl (default: the full set if built, else the shipped one)")
+    p.add_argument("--model", help=f"registered preset (default: {TASKS})")
+    p.add_argument("--eval-limit", type=int, default=0, help="transcribe at most this many rows per split (0: all)")
+    p.add_argument("--tokenizer", choices=["corpus", "whisper"], default="corpus",
+                   help="asr: a BPE learned from the training transcripts, or openai-whisper's English one")
+    p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
+    add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
+                           eval_every=100, eval_batches=0, save_every=200, out="runs/audio")
+    args = p.parse_args(argv)
+    args.data = Path(args.data or speech_dir(args.task))
+    args.model = args.model or TASKS[args.task]
+    family = zoo.model_info(args.model)["family"]
+    if family != {"keywords": "ast", "asr": "whisper"}[args.task]:
+        raise SystemExit(f"--model {args.model} is a {family} model; --task {args.task} trains "
+                         f"{'an ast' if args.task == 'keywords' else 'a whisper'} model")
+    return args
+
+
+def _overrides(args) -> dict:
+    return {"dropout": args.dropout} if args.dropout is not None else {}
+
+
+def _stream(dataset, args, ctx, collate=None) -> BatchStream:
+    extra = {"collate_fn": collate} if collate else {}
+    return BatchStream(dataset, min(args.batch_size, len(dataset)), seed=args.seed, rank=ctx.rank,
+                       world_size=ctx.world_size, **extra)
+
+
+def run_keywords(args, rows: list[dict], ctx) -> dict:
+    classes = keyword_classes(rows)
+    model = zoo.create_model(args.model, **_overrides(args))
+    model.reset_head(len(classes))
+    frames = model.config.max_length
+    sets = {split: KeywordSet(select(rows, split), args.data, classes, frames) for split in ("train", "test", "human")}
+    if ctx.is_main:
+        print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {len(classes)} "
+              f"classes; " + ", ".join(f"{len(s)} {k}" for k, s in sets.items()))
+
+    def eval_fn(m):
+        result = evaluate_classifier(m, iterate_once(sets["test"], 256), len(classes))
+        return {"loss": result["loss"], "acc": result["acc"]}
+
+    result = train(model, _stream(sets["train"], args, ctx), classification_loss(args.label_smoothing),
+                   train_config(args), eval_fn=eval_fn if len(sets["test"]) else None)
+    if not is_main_process():
+        return {}
+    out = Path(args.out)
+    summary = {"task": "keywords", "model": args.model, "data": str(args.data), "steps": result.step,
+               "train_loss": result.train_loss, "classes": classes, "wall_s": result.wall_time}
+    for split in ("test", "human"):
+        if not len(sets[split]):
+            continue
+        final = evaluate_classifier(model, iterate_once(sets[split], 256), len(classes))
+        plot_confusion(final["confusion"], classes, out / f"confusion_{split}.png")
+        summary.update({f"{split}_acc": final["acc"], f"{split}_loss": final["loss"], f"{split}_rows": len(sets[split])})
+        print(f"{split} accuracy {final['acc']:.4f} on {len(sets[split])} clips "
+              f"({'held-out voices' if split == 'test' else 'human recordings'}; {sets[split].dropped} rows "
+              "of classes not trained dropped)")
+    model.save_pretrained(out / "model")
+    (out / "model" / "labels.json").write_text(json.dumps({"labels": classes, "features": "ast",
+                                                          "max_length": frames}, indent=1) + "\n")
+    return summary
+
+
+def asr_loss(model, batch: dict[str, torch.Tensor]):
+    logits = model(batch["mel"], batch["decoder_input_ids"])  # (B, T, V)
+    predicted = batch["labels"] != -100
+    accuracy = (logits.argmax(-1)[predicted] == batch["labels"][predicted]).float().mean()
+    return CausalLMHead.loss(logits, batch["labels"]), {"token_acc": accuracy}
+
+
+def word_error_rate(model, rows: list[dict], root: Path, limit: int) -> tuple[float, list[dict]]:
+    """Transcribe rows with zoo.transcribe (greedy, no timestamps, one segment per clip) and score WER."""
+    import jiwer
+
+    rows = rows[:limit] if limit else rows
+    results = zoo.transcribe(model, waveforms(rows, root), temperature=0.0, without_timestamps=True,
+                             condition_on_previous_text=False, compression_ratio_threshold=None,
+                             logprob_threshold=None, no_speech_threshold=None, batch_size=16)
+    pairs = [{"audio": row["audio"], "voice": row["voice"], "reference": normalize_text(row["text"]),
+              "hypothesis": normalize_text(result["text"])} for row, result in zip(rows, results)]
+    return jiwer.wer([p["reference"] for p in pairs], [p["hypothesis"] or "<empty>" for p in pairs]), pairs
+
+
+def asr_tokenizer(args, rows: list[dict]):
+    if args.tokenizer == "whisper":
+        return tokenizer_for_vocab(ENGLISH_VOCAB)
+    return train_whisper_tokenizer([normalize_text(row["text"]) for row in select(rows, "train")], args.text_vocab)
+
+
+def run_asr(args, rows: list[dict], ctx) -> dict:
+    tokenizer = asr_tokenizer(args, rows)
+    model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
+    model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
+    window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
+    sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx)
+            for split in ("train", "test", "human")}
+    collate = sets["train"].collate
+    if ctx.is_main:
+        print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {tokenizer}; "
+              + ", ".join(f"{len(s)} {k} ({s.dropped} too long)" for k, s in sets.items()))
+
+    def eval_fn(m):
+        return {"loss": held_out_loss(m, iterate_once(sets["test"], 64, collate), asr_loss)}
+
+    result = train(model, _stream(sets["train"], args, ctx, collate), asr_loss, train_config(args),
+                   eval_fn=eval_fn if len(sets["test"]) else None)
+    if not is_main_process():
+        return {}
+    out = Path(args.out)
+    summary = {"task": "asr", "model": args.model, "data": str(args.data), "steps": result.step,
+               "train_loss": result.train_loss, "wall_s": result.wall_time}
+    model.eval()
+    with open(out / "transcripts.jsonl", "w") as f:
+        for split in ("test", "human"):
+            if not len(sets[split]):
+                continue
+            wer, pairs = word_error_rate(model, sets[split].rows, args.data, args.eval_limit)
+            for pair in pairs:
+                f.write(json.dumps({"split": split, **pair}) + "\n")
+            summary.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
+            print(f"{split} WER {wer:.3f} on {len(pairs)} clips "
+                  f"({'held-out voices' if split == 'test' else 'human recordings'}), e.g. "
+                  f"{pairs[0]['reference']!r} -> {pairs[0]['hypothesis']!r}")
+    model.save_pretrained(out / "model")
+    return summary
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
+    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    rows = load_manifest(args.data)
+    summary = (run_keywords if args.task == "keywords" else run_asr)(args, rows, ctx)
+    if summary:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+if __name__ == "__main__":
+    main()

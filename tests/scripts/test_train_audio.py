@@ -1,0 +1,87 @@
+"""scripts/train_audio.py end to end on the speech set shipped in data/speech_tiny: the keyword AST and the
+Whisper recogniser train on the shared engine, the loss goes down, a resumed run logs the losses of an
+uninterrupted one, and the saved model classifies or transcribes through the public API."""
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+import zoo
+from zoo.training import engine
+from data.ast_features import ast_features
+from data.speech import load_manifest
+from tests.helpers import ROOT, load_script
+
+train_audio = load_script("train_audio")
+SHIPPED = ROOT / "data" / "speech_tiny"
+COMMON = ["--warmup", "2", "--no-progress", "--threads", "1"]  # --data given: not the full set `make data` built
+
+
+def train_losses(out: Path) -> dict[int, float]:
+    return {r["step"]: r["loss"] for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
+            if r.get("split", "train") == "train"}
+
+
+class Stopped(Exception):
+    pass
+
+
+def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
+    args = ["--task", "keywords", "--data", str(SHIPPED / "keywords"), *COMMON, "--batch-size", "32", "--lr", "1e-2", "--eval-every", "0"]
+    straight = tmp_path / "straight"
+    summary = train_audio.main([*args, "--steps", "120", "--out", str(straight)])
+    losses = train_losses(straight)
+    assert sorted(losses) == list(range(1, 121))
+    first, last = sum(losses[s] for s in range(1, 11)) / 10, sum(losses[s] for s in range(111, 121)) / 10
+    assert last < 0.9 * first, (first, last)  # 14 classes: ln 14 = 2.64 at the start
+    assert "test accuracy" in capsys.readouterr().out
+    assert summary == json.loads((straight / "summary.json").read_text())
+    assert (straight / "confusion_test.png").stat().st_size > 1000
+
+    resumed = tmp_path / "resumed"
+    with monkeypatch.context() as patch:  # the run stops right after its checkpoint at step 70, as if killed
+        original = engine._Run.save
+
+        def save_then_stop(run):
+            original(run)
+            raise Stopped
+        patch.setattr(engine._Run, "save", save_then_stop)
+        with pytest.raises(Stopped):
+            train_audio.main([*args, "--steps", "120", "--save-every", "70", "--out", str(resumed)])
+    assert max(train_losses(resumed)) == 70
+    train_audio.main([*args, "--steps", "120", "--out", str(resumed), "--resume"])
+    assert train_losses(resumed) == losses  # bit for bit: data order, RNG and optimizer restored
+
+    model_dir = straight / "model"
+    labels = json.loads((model_dir / "labels.json").read_text())
+    model = zoo.load_pretrained(model_dir).eval()
+    assert labels["labels"] == summary["classes"] and model.config.num_classes == len(labels["labels"])
+    rows = [r for r in load_manifest(SHIPPED / "keywords") if r["split"] == "test" and r["label"] in labels["labels"]]
+    features = ast_features([str(SHIPPED / "keywords" / r["audio"]) for r in rows], max_length=labels["max_length"])
+    with torch.no_grad():
+        predicted = [labels["labels"][i] for i in model(features).argmax(-1).tolist()]
+    accuracy = sum(p == r["label"] for p, r in zip(predicted, rows)) / len(rows)
+    assert accuracy == pytest.approx(summary["test_acc"], abs=1e-9)
+
+
+def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
+    out = tmp_path / "asr"
+    summary = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "30", "--batch-size", "16", "--lr", "2e-3",
+                                "--eval-every", "15", "--eval-limit", "6", "--out", str(out)])
+    losses = train_losses(out)
+    assert losses[30] < 0.7 * losses[1], losses
+    assert 0.0 <= summary["test_wer"] and summary["test_rows"] == 6
+    pairs = [json.loads(line) for line in (out / "transcripts.jsonl").read_text().splitlines()]
+    model = zoo.load_pretrained(out / "model")
+    first = pairs[0]
+    again = zoo.transcribe(model, str(SHIPPED / "asr" / first["audio"]), temperature=0.0, without_timestamps=True,
+                           condition_on_previous_text=False, compression_ratio_threshold=None,
+                           logprob_threshold=None, no_speech_threshold=None)
+    from data.audio_tasks import normalize_text
+    assert normalize_text(again["text"]) == first["hypothesis"]
+
+
+def test_wrong_family_is_refused():
+    with pytest.raises(SystemExit, match="is a gpt model"):
+        train_audio.main(["--task", "asr", "--model", "gpt_tiny"])
