@@ -8,12 +8,12 @@ import copy
 import torch
 
 import zoo
-from heads.classification import ClassifierHead
 from zoo.bench.config import ModelBench
 from zoo.bench.forward import three_ways
 from zoo.bench.references import ast_pair, check_close
 from zoo.bench.report import ratio_cells, table
-from zoo.bench.timing import autocast, ceiling, interleaved, summarize
+from zoo.bench.timing import autocast
+from zoo.bench.train import classifier_train_rows
 
 TARGETS = {"fp32": 1.0, "bf16": 1.2}  # ours / transformers, from the audio issue
 # (preset, inference batch sizes, training batch): the full run and --quick
@@ -59,23 +59,8 @@ def run_train(ours, ref, train_batch: int, config: ModelBench) -> list[dict]:
     """forward + cross-entropy (ClassifierHead.loss) + backward + AdamW, each side on its own copy."""
     x = _spectrograms(ours, train_batch, 0)
     labels = torch.randint(0, ours.config.num_classes, (train_batch,), generator=torch.Generator().manual_seed(0))
-    rows = []
-    for dtype in config.dtypes:
-        models = {"ours": copy.deepcopy(ours).train(), "ref": copy.deepcopy(ref).train()}
-        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, fused=config.fused_adamw or None)
-                for k, m in models.items()}
-
-        def step(k, dtype=dtype):
-            opts[k].zero_grad(set_to_none=True)
-            with autocast(dtype):
-                loss = ClassifierHead.loss(_logits(models[k](x)), labels)
-            loss.backward()
-            opts[k].step()
-        times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, config.train_repeats // 2))
-        rows.append({"batch": train_batch, "dtype": dtype, **summarize(times, train_batch),
-                     **ceiling(times, lambda: step("ref"))})
-        print(f"  ast train {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
-    return rows
+    return classifier_train_rows(lambda: {"ours": copy.deepcopy(ours), "ref": copy.deepcopy(ref)}, x, labels,
+                                 config, "ast")
 
 
 def report(result: dict) -> str:

@@ -18,6 +18,7 @@ import torch
 
 from backbones.attention import BACKENDS, attend, available_backends
 from zoo.bench.report import table
+from zoo.bench.timing import peak_bytes
 
 
 @dataclass(frozen=True)
@@ -66,18 +67,6 @@ def _median_seconds(fn, device: str, repeats: int) -> float:
     return statistics.median(times)
 
 
-def _peak_bytes(fn, device: str) -> int | None:
-    """Bytes the call allocated at its peak above what was allocated before it (CUDA only)."""
-    if not device.startswith("cuda"):
-        return None
-    torch.cuda.synchronize()
-    base = torch.cuda.memory_allocated()
-    torch.cuda.reset_peak_memory_stats()
-    fn()
-    torch.cuda.synchronize()
-    return torch.cuda.max_memory_allocated() - base
-
-
 def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
     """One row: forward and forward+backward seconds and forward peak memory, or why it could not run."""
     row = {"backend": backend, "length": length, "peak_bytes": None, "forward_s": None, "train_s": None, "case": case.label, "causal": case.causal,
@@ -101,7 +90,7 @@ def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
         for leaf in leaves:
             leaf.grad = None
 
-    phases = (("peak_bytes", lambda: _peak_bytes(forward, config.device)),
+    phases = (("peak_bytes", lambda: peak_bytes(forward, config.device)),
               ("forward_s", lambda: _median_seconds(forward, config.device, config.repeats)),
               ("train_s", lambda: _median_seconds(train, config.device, config.repeats)))
     for key, phase in phases:

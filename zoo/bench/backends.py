@@ -21,7 +21,7 @@ from backbones.attention import BACKENDS, available_backends
 from zoo.bench.forward import make_batch
 from zoo.bench.references import check_close, reference_pair, timm_pair
 from zoo.bench.report import table
-from zoo.bench.timing import DTYPES, autocast, interleaved, summarize, synchronized
+from zoo.bench.timing import DTYPES, autocast, interleaved, peak_bytes, summarize, synchronized
 from zoo.bench.train import train_step
 from zoo.training.tasks import model_inputs
 
@@ -36,17 +36,6 @@ class DeviceBench:
     warmup: int = 3
     repeats: int = 10
     train: bool = True
-
-
-def _peak_bytes(fn, device: str) -> int | None:
-    if torch.device(device).type != "cuda":
-        return None
-    torch.cuda.synchronize()
-    base = torch.cuda.memory_allocated()
-    torch.cuda.reset_peak_memory_stats()
-    fn()
-    torch.cuda.synchronize()
-    return torch.cuda.max_memory_allocated() - base
 
 
 def _pair(name: str, config: DeviceBench):
@@ -90,7 +79,7 @@ def _forward_rows(name, ours, ref, inputs, work, is_text, dtype, config) -> list
         check_close(f"{name} {backend}", dtype, call(ours, True), want)
         fns[backend] = synchronized(lambda b=backend: (set_attention_backend(ours, b), call(ours, True)), device)
     fns["ref"] = synchronized(lambda: call(ref, False), device)
-    peaks = {side: _peak_bytes(fn, device) for side, fn in fns.items()}
+    peaks = {side: peak_bytes(fn, device) for side, fn in fns.items()}
     times = interleaved(fns, config.warmup, config.repeats)
     return [_side(side, dtype, config, summarize(times, work, ours=side), peaks[side], "forward", name)
             for side in fns]
@@ -107,7 +96,7 @@ def _train_rows(name, ours, ref, batch, work, dtype, config) -> list[dict]:
             return train_step(ours, batch, opts["ours"], dtype, ours=True, device=device)
         fns[backend] = synchronized(step, device)
     fns["ref"] = synchronized(lambda: train_step(ref, batch, opts["ref"], dtype, ours=False, device=device), device)
-    peaks = {side: _peak_bytes(fn, device) for side, fn in fns.items()}
+    peaks = {side: peak_bytes(fn, device) for side, fn in fns.items()}
     times = interleaved(fns, config.warmup, config.repeats)
     ours.eval(), ref.eval()
     return [_side(side, dtype, config, summarize(times, work, ours=side), peaks[side], "train", name)

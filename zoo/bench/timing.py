@@ -36,6 +36,19 @@ def synchronized(fn: Callable[[], object], device: str) -> Callable[[], object]:
     return call
 
 
+def peak_bytes(fn: Callable[[], object], device: str) -> int | None:
+    """Bytes one call of fn allocated at its peak above what was allocated before it (CUDA's allocator;
+    None on other devices)."""
+    if torch.device(device).type != "cuda":
+        return None
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    fn()
+    torch.cuda.synchronize()
+    return torch.cuda.max_memory_allocated() - base
+
+
 def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int) -> dict[str, list[float]]:
     """Seconds per call for each fn, alternating ABBA so neither side always runs first. On a GPU, wrap each
     fn in `synchronized` first."""

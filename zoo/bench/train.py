@@ -6,6 +6,7 @@ import gc
 
 import torch
 
+from heads.classification import ClassifierHead
 from heads.lm import CausalLMHead
 from zoo.bench.config import ModelBench
 from zoo.bench.forward import make_batch
@@ -63,3 +64,27 @@ def report(rows: list[dict], config: ModelBench) -> str:
          "ceiling", "loss diff"],
         [[r["model"], r["dtype"], f"{1 / r['ours_s']:.2f}", f"{r['ours_tok_s']:,.0f}", f"{r['ref_tok_s']:,.0f}",
           *ratio_cells(r, TARGET), f"{r['ceiling']:.2f}x", f"{r['loss_diff']:.1e}"] for r in rows])
+
+
+def classifier_train_rows(make_models, inputs: torch.Tensor, labels: torch.Tensor, config: ModelBench,
+                          tag: str) -> list[dict]:
+    """A classifier's training step (forward + ClassifierHead.loss + backward + AdamW), ours against the
+    reference, one row per dtype: make_models() gives fresh {"ours", "ref"} of the same weights each time."""
+    rows = []
+    for dtype in config.dtypes:
+        models = {k: m.train() for k, m in make_models().items()}
+        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, fused=config.fused_adamw or None)
+                for k, m in models.items()}
+
+        def step(k, dtype=dtype):
+            opts[k].zero_grad(set_to_none=True)
+            with autocast(dtype):
+                out = models[k](inputs)
+                loss = ClassifierHead.loss(getattr(out, "logits", out), labels)
+            loss.backward()
+            opts[k].step()
+        times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, config.train_repeats // 2))
+        rows.append({"batch": len(labels), "dtype": dtype, **summarize(times, len(labels)),
+                     **ceiling(times, lambda: step("ref"))})
+        print(f"  {tag} train {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
+    return rows

@@ -7,12 +7,12 @@ import copy
 import torch
 
 import zoo
-from heads.classification import ClassifierHead
 from zoo.bench.config import ModelBench
 from zoo.bench.forward import three_ways
 from zoo.bench.references import check_close, timm_pair
 from zoo.bench.report import ratio_cells, table
-from zoo.bench.timing import autocast, ceiling, interleaved, summarize
+from zoo.bench.timing import autocast
+from zoo.bench.train import classifier_train_rows
 
 TARGET = 1.0  # ours / timm
 # (timm model, inference batch sizes, training batch): the full run and --quick
@@ -54,23 +54,8 @@ def run_train(ref, train_batch: int, config: ModelBench) -> list[dict]:
     """forward + cross-entropy (ClassifierHead.loss) + backward + AdamW, ours (converted from ref) vs a copy of ref."""
     labels = torch.randint(0, 1000, (train_batch,), generator=torch.Generator().manual_seed(0))
     pixels = torch.randn(train_batch, 3, 224, 224, generator=torch.Generator().manual_seed(0))
-    rows = []
-    for dtype in config.dtypes:
-        models = {"ours": zoo.from_timm(ref).train(), "ref": copy.deepcopy(ref).train()}
-        opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-4, fused=config.fused_adamw or None)
-                for k, m in models.items()}
-
-        def step(k, dtype=dtype):
-            opts[k].zero_grad(set_to_none=True)
-            with autocast(dtype):
-                loss = ClassifierHead.loss(models[k](pixels), labels)
-            loss.backward()
-            opts[k].step()
-        times = interleaved({k: (lambda k=k: step(k)) for k in models}, 1, max(3, config.train_repeats // 2))
-        rows.append({"batch": train_batch, "dtype": dtype, **summarize(times, train_batch),
-                     **ceiling(times, lambda: step("ref"))})
-        print(f"  vision train {dtype}: ratio {rows[-1]['ratio']:.2f}", flush=True)
-    return rows
+    return classifier_train_rows(lambda: {"ours": zoo.from_timm(ref), "ref": copy.deepcopy(ref)}, pixels, labels,
+                                 config, "vision")
 
 
 def report(result: dict) -> str:
