@@ -43,14 +43,38 @@ def keyword_classes(rows: list[dict]) -> list[str]:
     return classes
 
 
+class SpecAugment:
+    """Training-time augmentation of a (frames, bins) spectrogram (Park et al. 2019, plus a time shift):
+    the clip rolled by up to `shift` frames, then `masks` bands of up to `freq_width` bins and `masks` spans
+    of up to `time_width` frames set to the mean. Draws from torch's global generator, which the training
+    engine saves and restores, so a resumed run draws the same masks."""
+
+    def __init__(self, shift: int = 10, masks: int = 2, freq_width: int = 16, time_width: int = 12):
+        self.shift, self.masks, self.freq_width, self.time_width = shift, masks, freq_width, time_width
+
+    def __call__(self, spectrogram: torch.Tensor) -> torch.Tensor:
+        frames, bins = spectrogram.shape
+        x = spectrogram.roll(int(torch.randint(-self.shift, self.shift + 1, ())), dims=0)
+        fill = x.mean()
+        x = x.clone()
+        for _ in range(self.masks):
+            for axis, size, width in ((1, bins, self.freq_width), (0, frames, self.time_width)):
+                w = int(torch.randint(0, width + 1, ()))
+                start = int(torch.randint(0, size - w + 1, ()))
+                x.narrow(axis, start, w).fill_(fill)
+        return x
+
+
 class KeywordSet(torch.utils.data.Dataset):
     """AST inputs (max_length frames x 128 Kaldi bins, normalised) and class indices of keyword rows.
 
     Rows whose label is not among `classes` are dropped (counted in `dropped`): a held-out set can only be
-    scored on the classes the model was trained for."""
+    scored on the classes the model was trained for. spec_augment: applied to each item as it is read
+    (the training set's)."""
 
     def __init__(self, rows: list[dict], root: str | Path, classes: list[str], max_length: int,
-                 num_mel_bins: int = 128, chunk: int = 64):
+                 num_mel_bins: int = 128, chunk: int = 64, spec_augment: SpecAugment | None = None):
+        self.spec_augment = spec_augment
         index = {name: i for i, name in enumerate(classes)}
         kept = [row for row in rows if row.get("label") in index]
         self.dropped = len(rows) - len(kept)
@@ -65,7 +89,10 @@ class KeywordSet(torch.utils.data.Dataset):
         return len(self.rows)
 
     def __getitem__(self, i: int) -> dict[str, torch.Tensor]:
-        return {"spectrogram": self.features[i], "labels": self.labels[i]}
+        features = self.features[i]
+        if self.spec_augment is not None:
+            features = self.spec_augment(features)
+        return {"spectrogram": features, "labels": self.labels[i]}
 
 
 def transcript_tokens(tokenizer: WhisperTokenizer, text: str) -> tuple[list[int], int]:

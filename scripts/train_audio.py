@@ -30,7 +30,7 @@ from pathlib import Path
 import torch
 
 import zoo
-from data.audio_tasks import KeywordSet, SpeechSet, keyword_classes, normalize_text, select, waveforms
+from data.audio_tasks import KeywordSet, SpecAugment, SpeechSet, keyword_classes, normalize_text, select, waveforms
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
@@ -50,6 +50,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--data", help="a folder with manifest.jsonl (default: the full set if built, else the shipped one)")
     p.add_argument("--model", help=f"registered preset (default: {TASKS})")
     p.add_argument("--eval-limit", type=int, default=0, help="transcribe at most this many rows per split (0: all)")
+    p.add_argument("--spec-augment", action=argparse.BooleanOptionalAction, default=True,
+                   help="keywords: time shift and frequency / time masks on the training spectrograms")
     p.add_argument("--tokenizer", choices=["corpus", "whisper"], default="corpus",
                    help="asr: a BPE learned from the training transcripts, or openai-whisper's English one")
     p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
@@ -80,7 +82,9 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
     model = zoo.create_model(args.model, **_overrides(args))
     model.reset_head(len(classes))
     frames = model.config.max_length
-    sets = {split: KeywordSet(select(rows, split), args.data, classes, frames) for split in ("train", "test", "human")}
+    augment = SpecAugment() if args.spec_augment else None
+    sets = {split: KeywordSet(select(rows, split), args.data, classes, frames, spec_augment=augment if split == "train"
+                              else None) for split in ("train", "test", "human")}
     if ctx.is_main:
         print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {len(classes)} "
               f"classes; " + ", ".join(f"{len(s)} {k}" for k, s in sets.items()))

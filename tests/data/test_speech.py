@@ -338,3 +338,20 @@ def test_every_accent_and_flite_voice_speaks_longer_for_longer_text():
         assert 0.1 < short.shape[0] / 16000 < 1.5 and long.shape[0] > 3 * short.shape[0], voice
     slow, fast = (synthesize("go back now", Voice("espeak", "en-us", s, 50), TOOLS) for s in (120, 240))
     assert slow.shape[0] > 1.5 * fast.shape[0]
+
+
+def test_spec_augment_shifts_and_masks_within_bounds():
+    from data.audio_tasks import SpecAugment
+
+    x = torch.arange(128 * 128, dtype=torch.float32).view(128, 128)
+    torch.manual_seed(0)
+    out = SpecAugment(shift=10, masks=2, freq_width=16, time_width=12)(x)
+    assert out.shape == x.shape and not torch.equal(out, x) and torch.equal(x, torch.arange(128 * 128.0).view(128, 128))
+    filled = out == x.mean()
+    bands, spans = filled.all(0), filled.all(1)  # whole bins (frequency masks), whole frames (time masks)
+    assert bands.sum() <= 2 * 16 and spans.sum() <= 2 * 12 and (bands.any() or spans.any())
+    assert torch.equal(filled, bands[None, :] | spans[:, None])  # nothing masked outside them
+    kept = ~filled
+    assert any(torch.equal(out[kept], x.roll(s, dims=0)[kept]) for s in range(-10, 11))  # rolled in time
+    torch.manual_seed(0)
+    assert torch.equal(SpecAugment(shift=10, masks=2, freq_width=16, time_width=12)(x), out)  # seeded
