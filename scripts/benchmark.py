@@ -1,5 +1,6 @@
 """Benchmark our models against transformers on CPU: forward throughput, one training step, and
-learning (gpt_tiny trained by our engine as ours and as transformers' GPT2LMHeadModel).
+learning (gpt_tiny trained by our engine as ours and as transformers' GPT2LMHeadModel); and Whisper
+against openai-whisper, transformers and faster-whisper (CTranslate2).
 
 Fair by construction: the transformers model is built from a config with random
 weights and converted with `zoo.from_hf`, so both sides hold the same weights;
@@ -13,12 +14,14 @@ over the time it spends in GEMMs and attention kernels (torch.profiler). Any
 implementation that runs the same arithmetic with the same kernels is slower than
 those kernels alone, so a target above the ceiling is out of reach by design.
 
-    python scripts/benchmark.py                    # the README tables (about 10 minutes on 2 cores)
+    python scripts/benchmark.py                    # the README tables (about 10 minutes on 2 cores, and
+                                                   # about 20 more for whisper)
     python scripts/benchmark.py --quick            # smoke test on the tiny presets, < 60 s
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
+    python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
 Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (forward, train,
-learning, vision, generation/); this script parses the flags, runs them and prints their tables.
+learning, vision, generation/, whisper); this script parses the flags, runs them and prints their tables.
 """
 from __future__ import annotations
 
@@ -29,15 +32,23 @@ import transformers
 
 from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machine, machine_line, others_share, train,
                        vision)
+from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.config import ModelBench
 from zoo.bench.generation.common import COMPILED_GRAPHS
 from zoo.bench.report import run_cli, write_json
+from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-SECTIONS = ["forward", "train", "learning", "vision", "generation"]
+SECTIONS = ["forward", "train", "learning", "vision", "generation", "whisper"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
-FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8}
-QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3}
+FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
+        "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
+        "whisper_repeats": 5, "whisper_compile": True, "whisper_files": 16, "whisper_file_tokens": 24,
+        "whisper_long_s": 150, "whisper_transcribe_repeats": 2}
+QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3,
+         "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
+         "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
+         "whisper_long_s": 45, "whisper_transcribe_repeats": 1}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -61,11 +72,35 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="tiny presets, tiny shapes, few repeats: a smoke test")
     p.add_argument("--json", metavar="OUT", help="also write every measurement here")
     add_generation_arguments(p)
+    add_whisper_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:
             setattr(args, key, default)
     return args
+
+
+def add_whisper_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("whisper benchmark (--only whisper)")
+    g.add_argument("--whisper-models", nargs="+", choices=sorted(WHISPER_SHAPES),
+                   help=f"shapes (default {FULL['whisper_models']}; --quick: {QUICK['whisper_models']}); the first "
+                        "also runs the parts and transcription tables")
+    g.add_argument("--whisper-tokens", type=int, help="forced greedy tokens per 30 s window "
+                   f"(default {FULL['whisper_tokens']})")
+    g.add_argument("--whisper-batches", nargs="+", type=int, help="encoder / decoder batch sizes "
+                   f"(default {FULL['whisper_batches']})")
+    g.add_argument("--whisper-warmup", type=int, help=f"untimed calls per side (default {FULL['whisper_warmup']})")
+    g.add_argument("--whisper-repeats", type=int, help=f"timed calls per side (default {FULL['whisper_repeats']})")
+    g.add_argument("--whisper-compile", action=argparse.BooleanOptionalAction,
+                   help="also the compiled decoding steps (default on; --quick: off; ~30 s to compile each)")
+    g.add_argument("--whisper-files", type=int, help=f"short files to transcribe (default {FULL['whisper_files']})")
+    g.add_argument("--whisper-file-tokens", type=int, help="forced tokens per short file "
+                   f"(default {FULL['whisper_file_tokens']})")
+    g.add_argument("--whisper-long-s", type=int, help=f"seconds of long audio (default {FULL['whisper_long_s']})")
+    g.add_argument("--whisper-transcribe-repeats", type=int, help="timed transcriptions per side "
+                   f"(default {FULL['whisper_transcribe_repeats']})")
+    g.add_argument("--whisper-dir", help="write the transformers and CTranslate2 model directories here "
+                   "(default: a temporary folder)")
 
 
 def report(results: dict, config: ModelBench) -> str:
@@ -92,8 +127,9 @@ def main(argv=None) -> dict:
     for name, section in (("forward", forward), ("train", train)):
         if name in args.only:
             results[name] = [row for model in config.models for row in section.run(model, config)]
-    results["others_cpu_share"] = others_share(start)
-    print(report(results, config))
+    if {"forward", "train"} & set(args.only):  # (a share over no time at all would be noise)
+        results["others_cpu_share"] = others_share(start)
+        print(report(results, config))
     if "learning" in args.only:
         results["learning"] = learning.run(40 if args.quick else args.learn_steps)
         print(learning.report(results["learning"]))
@@ -105,6 +141,18 @@ def main(argv=None) -> dict:
         gen_config = generation_config(args)
         results["generation"] = generation.run(gen_config)
         print(generation.report(results["generation"], gen_config))
+    if "whisper" in args.only:
+        whisper_config = whisper_bench.WhisperBench.from_args(args)
+        if whisper_config.whisper_compile:  # a graph per shape, dtype and batch: more shapes pass dynamo's default 8
+            torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
+        start = cpu_seconds()
+        results["whisper"] = whisper_bench.run(whisper_config)
+        results["whisper"]["others_cpu_share"] = others_share(start)
+        print(whisper_bench.report(results["whisper"], whisper_config))
+        print(f"\n{machine_line(machine(), results['whisper']['others_cpu_share'])}")
+    if "others_cpu_share" not in results and "whisper" not in results:  # no machine line yet: one for the run
+        results["others_cpu_share"] = others_share(start)
+        print("\n" + machine_line(results["machine"], results["others_cpu_share"]))
     write_json(args.json, results)
     return results
 
