@@ -78,6 +78,18 @@ def test_benchmark_forward_and_train(tmp_path, capsys):
     assert saved["train"][0]["loss_diff"] < 1e-3
 
 
+def test_benchmark_ast_quick(tmp_path, capsys):
+    """The AST section: ours and packed against transformers' ASTForAudioClassification, checked equal first."""
+    out = tmp_path / "bench.json"
+    benchmark.main(["--quick", "--only", "ast", "--dtypes", "fp32", "--repeats", "2", "--train-repeats", "2",
+                    "--threads", "1", "--json", str(out)])
+    forward, train = tables(capsys.readouterr().out)
+    assert forward[0][:3] == ["batch", "dtype", "ours clips/s"] and [r[0] for r in forward[1:]] == ["1", "4"]
+    assert train[0][:2] == ["dtype", "ours clips/s"] and train[1][0] == "fp32"
+    saved = json.loads(out.read_text())["ast"]
+    assert saved["model"] == "ast_tiny" and all(r["max_abs_diff"] <= 1e-3 for r in saved["forward"])
+
+
 @pytest.mark.slow  # compiles the decoding step (about a minute on 2 cores)
 def test_benchmark_generation_quick_decode_context_command(tmp_path):
     out = tmp_path / "gen.json"
