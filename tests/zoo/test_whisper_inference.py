@@ -42,3 +42,33 @@ def test_fixed_shape_steps_equal_the_usual_ones(whisper, monkeypatch):
 def test_compiled_whisper_decoding_equals_eager(whisper):
     model, _, features, prompt, want = whisper
     assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
+
+
+@pytest.mark.filterwarnings("ignore:Warning. Profiler clears events")
+def test_packed_bf16_whisper_decodes_batch_one_through_gemv():
+    """bf16 batch-1 Whisper decoding, packed: every decoder projection and the tied output projection go
+    through zoo::gemv (AVX512-BF16 machines; skipped with the reason elsewhere), with the tokens of the same
+    bf16 weights unpacked, and a transcription window gives the same tokens too."""
+    from backbones.inference import gemv
+    from zoo.generation.whisper_decode import DecodingOptions, decode
+
+    if gemv.unsupported_reason() is not None:
+        pytest.skip(f"zoo::gemv not for this machine: {gemv.unsupported_reason()}")
+    assert gemv.available(), gemv.reason()
+    torch.manual_seed(0)
+    model = zoo.create_model("whisper_micro", vocab_size=51864).to(torch.bfloat16).eval()
+    mel = torch.randn(1, 80, 2 * model.config.audio_ctx, generator=torch.Generator().manual_seed(2))
+    with torch.inference_mode():
+        features = model.encode(mel.to(torch.bfloat16))
+    prompt = torch.tensor([[50257, 50362]])
+    want = zoo.generate(AudioConditioned(model, features), prompt, 12)
+    packed = zoo.pack_for_inference(copy.deepcopy(model))
+    with torch.profiler.profile() as prof:
+        got = zoo.generate(AudioConditioned(packed, features), prompt, 12)
+    assert torch.equal(got, want)
+    calls = {e.key: e.count for e in prof.key_averages()}
+    # each of the 11 one-token steps: 2 decoder blocks x (self q/k/v/o + cross q/o + 2 MLP) + the head
+    assert calls.get("zoo::gemv", 0) >= 11 * (2 * 8 + 1), calls.get("zoo::gemv")
+    options = DecodingOptions(temperature=0.0, without_timestamps=True, sample_len=12)
+    assert decode(packed, mel.to(torch.bfloat16), options)[0].tokens == decode(model, mel.to(torch.bfloat16),
+                                                                                 options)[0].tokens
