@@ -133,15 +133,6 @@ def ast_tiny() -> ASTConfig:
 
 
 @register_model
-def ast_small() -> ASTConfig:
-    """Keyword spotting at a useful accuracy on 2 CPU cores: 128 frames x 128 bins in 16 x 16 patches without
-    overlap (an 8 x 8 grid: less than half ast_tiny's tokens), 4 layers x 128 wide, 48 classes (the speech
-    set's digits, letters and command words)."""
-    return ASTConfig(max_length=128, frequency_stride=16, time_stride=16, num_classes=48, dim=128, depth=4,
-                     num_heads=4, mlp_hidden=512)
-
-
-@register_model
 def ast_base_audioset() -> ASTConfig:
     """MIT/ast-finetuned-audioset-10-10-0.4593's shape: 1024 frames x 128 bins, ViT-B (768 x 12), 527 AudioSet
     classes, 86.6M parameters."""
