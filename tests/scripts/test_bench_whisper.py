@@ -83,3 +83,19 @@ def test_a_missing_ctranslate2_is_reported_not_fatal(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "ctranslate2", None)  # import ctranslate2 raises ImportError
     reasons = load_ct2(tmp_path, threads=1)
     assert set(reasons) == {"fp32", "int8"} and all(r.startswith("not installed") for r in reasons.values())
+
+
+def test_decoder_bytes_count_what_one_token_reads():
+    """The ceiling's floor: every decoder weight once (not the cached cross-attention k/v projections),
+    the tied embedding once, one row of the learned positions."""
+    import zoo
+    from zoo.bench.whisper_ceiling import decoder_bytes
+
+    model = zoo.create_model("whisper_micro")
+    c = model.config
+    per_block = (4 * c.dim * c.dim + 3 * c.dim  # self-attention q, k, v, o (k without bias)
+                 + 2 * c.dim * c.dim + 2 * c.dim  # cross-attention q and o
+                 + 2 * c.dim * c.text_mlp_hidden + c.text_mlp_hidden + c.dim  # MLP
+                 + 6 * c.dim)  # three LayerNorms
+    want = c.text_depth * per_block + c.vocab_size * c.dim + c.dim + 2 * c.dim  # blocks, embedding, one position, norm
+    assert decoder_bytes(model) == 4 * want
