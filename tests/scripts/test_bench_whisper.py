@@ -86,8 +86,8 @@ def test_a_missing_ctranslate2_is_reported_not_fatal(monkeypatch, tmp_path):
 
 
 def test_decoder_bytes_count_what_one_token_reads():
-    """The ceiling's floor: every decoder weight once (not the cached cross-attention k/v projections),
-    the tied embedding once, one row of the learned positions."""
+    """The ceiling's floor: every decoder weight once (not the cross-attention k/v projections: their output
+    is cached), the tied embedding once, one row of the learned positions, the cached keys and values."""
     import zoo
     from zoo.bench.whisper_ceiling import decoder_bytes
 
@@ -98,4 +98,5 @@ def test_decoder_bytes_count_what_one_token_reads():
                  + 2 * c.dim * c.text_mlp_hidden + c.text_mlp_hidden + c.dim  # MLP
                  + 6 * c.dim)  # three LayerNorms
     want = c.text_depth * per_block + c.vocab_size * c.dim + c.dim + 2 * c.dim  # blocks, embedding, one position, norm
-    assert decoder_bytes(model) == 4 * want
+    cache = c.text_depth * 2 * c.audio_ctx * c.dim  # the cross-attention keys and values each token reads
+    assert decoder_bytes(model) == 4 * (want + cache)

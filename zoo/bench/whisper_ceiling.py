@@ -3,8 +3,8 @@
     python -m zoo.bench.whisper_ceiling tiny base
 
 No implementation of the same model beats (its encoder's time, here ours packed: the same kernels as
-openai-whisper's) + (N forced tokens x the decoder's weight bytes / the best measured bandwidth: each
-token reads every decoder weight and the tied output projection once). openai-whisper's whole window over
+openai-whisper's) + (N forced tokens x the bytes each token reads / the best measured bandwidth: every decoder
+weight, the tied output projection and the cached cross-attention keys and values, once). openai-whisper's whole window over
 that floor is the most any fp32 implementation can gain over it here. All timed calls alternate (ABBA).
 """
 from __future__ import annotations
@@ -23,12 +23,15 @@ from zoo.bench.whisper_sides import Forced, openai_window
 
 
 def decoder_bytes(model) -> int:
-    """fp32 bytes one batch-1 token reads: decoder weights without the cached cross-attention k/v projections,
-    the tied embedding once, one row of the position table."""
+    """fp32 bytes one batch-1 token reads: decoder weights without the cross-attention k/v projections (their
+    output is cached), the tied embedding once, one row of the position table, and the cached cross-attention
+    keys and values (audio_ctx x dim, twice, per layer)."""
+    c = model.config
     skip = (".cross_attn.k_proj", ".cross_attn.v_proj")
-    total = sum(p.numel() * 4 for n, p in model.named_parameters()
-                if n.startswith(("decoder", "embed")) and not any(s in n for s in skip))
-    return total - (model.config.text_ctx - 1) * model.config.dim * 4
+    weights = sum(p.numel() * 4 for n, p in model.named_parameters()
+                  if n.startswith(("decoder", "embed")) and not any(s in n for s in skip))
+    cross_cache = 2 * c.text_depth * c.audio_ctx * c.dim * 4
+    return weights - (c.text_ctx - 1) * c.dim * 4 + cross_cache
 
 
 @torch.inference_mode()
