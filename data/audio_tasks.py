@@ -17,8 +17,9 @@ from pathlib import Path
 import torch
 
 from data.ast_features import ast_features
-from data.audio import HOP_LENGTH, load_audio, log_mel_spectrogram, pad_or_trim
+from data.audio import HOP_LENGTH, log_mel_spectrogram, pad_or_trim
 from data.collate import pad_sequences
+from data.speech import load_row_audio
 from data.whisper_tokenizer import WhisperTokenizer
 
 IGNORE = -100  # label of positions that are not predicted (the prompt, the padding)
@@ -116,7 +117,7 @@ class SpeechSet(torch.utils.data.Dataset):
         window = window_frames * HOP_LENGTH  # samples
         self.rows, mels, self.tokens, self.prompt_lengths = [], [], [], []
         for row in rows:
-            wave = load_audio(str(Path(root) / row["audio"]))
+            wave = load_row_audio(root, row)
             tokens, prompt = transcript_tokens(tokenizer, normalize_text(row["text"]))
             if wave.shape[0] > window or len(tokens) > text_ctx:
                 continue
@@ -145,4 +146,4 @@ class SpeechSet(torch.utils.data.Dataset):
 
 def waveforms(rows: list[dict], root: str | Path) -> list[torch.Tensor]:
     """Each row's 16 kHz mono waveform."""
-    return [load_audio(str(Path(root) / row["audio"])) for row in rows]
+    return [load_row_audio(root, row) for row in rows]

@@ -14,10 +14,10 @@ import argparse
 import json
 from pathlib import Path
 
-import torch
 import transformers
 
 from zoo.bench import attention, backends
+from zoo.bench.machine import device_line
 from zoo.bench.report import run_cli
 
 QUICK = {"lengths": [64, 128], "models": ["gpt_tiny", "llama_tiny"], "batch": 2, "seq": 32, "images": 4,
@@ -44,19 +44,6 @@ def parse_args(argv=None) -> argparse.Namespace:
             if getattr(args, key) == p.get_default(key):
                 setattr(args, key, value)
     return args
-
-
-def device_line(device: str) -> str:
-    import platform
-
-    name = torch.cuda.get_device_name() if device.startswith("cuda") else platform.processor() or "CPU"
-    try:
-        import xformers
-        xf = xformers.__version__
-    except ImportError:
-        xf = "not installed"
-    return (f"Device: {name}; torch {torch.__version__} (CUDA {torch.version.cuda}), xformers {xf}, "
-            f"transformers {transformers.__version__}")
 
 
 def main(argv=None) -> dict:

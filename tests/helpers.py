@@ -8,6 +8,15 @@ import transformers
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def tiny_presets() -> list[str]:
+    """Every family's small presets, as the contract tests run them. whisper_tiny(_en) are openai's 37M-parameter
+    releases, whose encoder takes 3000 mel frames (~25 s each on 2 busy cores); whisper_micro (the same
+    architecture, 2 + 2 layers x 128) stands in for the family."""
+    import zoo
+
+    return sorted(set(zoo.list_models("*tiny*")) - set(zoo.list_models("whisper_tiny*")) | {"whisper_micro"})
+
+
 def randomize(model, std=0.2, seed=0):
     """References zero-init biases, set norms to 1, LayerScale near 0: randomise every tensor so nothing hides."""
     torch.manual_seed(seed)

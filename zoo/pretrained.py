@@ -108,8 +108,7 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     model = build_model(config)
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
-    if config.family == "whisper" and (directory / TOKENIZER_NAME).is_file():
-        from data.whisper_tokenizer import load_whisper_tokenizer
-
-        model.tokenizer = load_whisper_tokenizer(directory)
+    load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)
+    if load_tokenizer is not None and (directory / TOKENIZER_NAME).is_file():
+        model.tokenizer = load_tokenizer(directory)
     return model.to(map_location)

@@ -29,6 +29,7 @@ from backbones.frontends.audio import AudioConvStem
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.transformer import Transformer
+from data.whisper_tokenizer import load_whisper_tokenizer
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
 from zoo.registry import register_family, register_model
@@ -55,6 +56,10 @@ class WhisperConfig:
 
 
 class Whisper(ZooModel):
+    # A Whisper may carry its tokenizer (`model.tokenizer`: converted checkpoints, a model trained with its own
+    # vocabulary); save_pretrained writes it beside the weights and load_pretrained reads it back with this.
+    load_tokenizer = staticmethod(load_whisper_tokenizer)
+
     def __init__(self, config: WhisperConfig):
         super().__init__()
         self.config = config

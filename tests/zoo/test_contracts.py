@@ -5,10 +5,9 @@ import pytest
 import torch
 
 import zoo
+from tests.helpers import tiny_presets
 
-# whisper_tiny(_en) are openai's 37M-parameter releases, whose encoder takes 3000 mel frames: ~25 s each here on
-# 2 busy cores. whisper_micro (the same architecture, 2 + 2 layers x 128) keeps the contracts for the family.
-TINY = sorted(set(zoo.list_models("*tiny*")) - set(zoo.list_models("whisper_tiny*")) | {"whisper_micro"})
+TINY = tiny_presets()
 
 
 def test_every_family_has_a_tiny_preset():

@@ -11,11 +11,12 @@ import torch
 import zoo
 from backbones import set_attention_backend
 from backbones.attention import _xops
+from tests.helpers import tiny_presets
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 BACKENDS = [pytest.param("xformers", marks=pytest.mark.skipif(_xops is None, reason="xformers is not importable")),
             "sdpa"]
-TINY = sorted(set(zoo.list_models("*tiny*")) - set(zoo.list_models("whisper_tiny*")) | {"whisper_micro"})
+TINY = tiny_presets()
 RELATIVE = 3e-2  # bf16 logits of a few layers: differences in rounding order only
 
 

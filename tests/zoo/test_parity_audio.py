@@ -252,3 +252,20 @@ def test_one_audio_row_for_several_token_rows_equals_repeating_it():
     ours.clear_cache()
     want = ours.decode(rows[[2, 0, 1, 3], :6], features[[1, 0, 0, 1]])
     assert max_diff(moved, want[:, 5:6]) <= ATOL
+
+
+def test_hf_state_dict_is_the_inverse_of_from_hf():
+    """Our tensors under transformers' names (what the Whisper benchmark builds its transformers side from):
+    a WhisperForConditionalGeneration loaded with them converts back to exactly our weights."""
+    from zoo.convert.hf_whisper import hf_config_kwargs, hf_state_dict
+
+    ours = zoo.from_whisper(openai_ref())
+    ids = dict(pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=1)  # inside the tiny vocabulary
+    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids))
+    missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
+    assert sorted(missing) == ["model.encoder.embed_positions.weight", "proj_out.weight"] and not unexpected
+    hf.tie_weights()
+    back = zoo.from_hf(hf.eval())
+    assert back.config == ours.config
+    want = ours.state_dict()
+    assert all(torch.equal(t, want[k]) for k, t in back.state_dict().items())

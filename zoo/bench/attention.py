@@ -11,14 +11,13 @@ row whose note says why its cells are empty.
 from __future__ import annotations
 
 import statistics
-import time
 from dataclasses import dataclass
 
 import torch
 
 from backbones.attention import BACKENDS, attend, available_backends
 from zoo.bench.report import table
-from zoo.bench.timing import peak_bytes
+from zoo.bench.timing import interleaved, peak_bytes, synchronized
 
 
 @dataclass(frozen=True)
@@ -50,21 +49,9 @@ class Sweep:
     repeats: int = 5
 
 
-def _sync(device: str) -> None:
-    if device.startswith("cuda"):
-        torch.cuda.synchronize()
-
-
 def _median_seconds(fn, device: str, repeats: int) -> float:
-    fn()  # warm-up: kernels chosen, workspaces allocated
-    times = []
-    for _ in range(repeats):
-        _sync(device)
-        start = time.perf_counter()
-        fn()
-        _sync(device)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    """Median seconds of `repeats` calls after one warm-up (kernels chosen, workspaces allocated)."""
+    return statistics.median(interleaved({"fn": synchronized(fn, device)}, 1, repeats)["fn"])
 
 
 def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:

@@ -50,12 +50,12 @@ def _pair(name: str, config: DeviceBench):
     return ours, ref, batch, config.batch * config.seq, True
 
 
-def _backends(model, inputs_like: torch.Tensor, dtype: str) -> list[str]:
+def _backends(inputs_like: torch.Tensor, dtype: str) -> list[str]:
     probe = inputs_like.new_zeros(1, 1, 1, 8, dtype=DTYPES[dtype] or torch.float32)
     return [b for b in BACKENDS if available_backends(probe)[b] is None]
 
 
-def _side(side: str, dtype: str, config: DeviceBench, summary: dict, peak: int | None, kind: str, name: str) -> dict:
+def _side(side: str, dtype: str, summary: dict, peak: int | None, kind: str, name: str) -> dict:
     return {"model": name, "kind": kind, "dtype": dtype, "side": side, "seconds": summary["ours_s"],
             "per_s": summary["ours_tok_s"], "ratio": summary["ratio"], "iqr": summary["pair_ratio_iqr"],
             "peak_bytes": peak}
@@ -74,14 +74,14 @@ def _forward_rows(name, ours, ref, inputs, work, is_text, dtype, config) -> list
 
     want = call(ref, False)
     fns = {}
-    for backend in _backends(ours, next(iter(inputs.values())), dtype):
+    for backend in _backends(next(iter(inputs.values())), dtype):
         set_attention_backend(ours, backend)
         check_close(f"{name} {backend}", dtype, call(ours, True), want)
         fns[backend] = synchronized(lambda b=backend: (set_attention_backend(ours, b), call(ours, True)), device)
     fns["ref"] = synchronized(lambda: call(ref, False), device)
     peaks = {side: peak_bytes(fn, device) for side, fn in fns.items()}
     times = interleaved(fns, config.warmup, config.repeats)
-    return [_side(side, dtype, config, summarize(times, work, ours=side), peaks[side], "forward", name)
+    return [_side(side, dtype, summarize(times, work, ours=side), peaks[side], "forward", name)
             for side in fns]
 
 
@@ -90,7 +90,7 @@ def _train_rows(name, ours, ref, batch, work, dtype, config) -> list[dict]:
     models = {"ours": ours.train(), "ref": ref.train()}
     opts = {k: torch.optim.AdamW(m.parameters(), lr=1e-5, fused=True) for k, m in models.items()}
     fns = {}
-    for backend in _backends(ours, batch["input_ids"], dtype):
+    for backend in _backends(batch["input_ids"], dtype):
         def step(b=backend):
             set_attention_backend(ours, b)
             return train_step(ours, batch, opts["ours"], dtype, ours=True, device=device)
@@ -99,7 +99,7 @@ def _train_rows(name, ours, ref, batch, work, dtype, config) -> list[dict]:
     peaks = {side: peak_bytes(fn, device) for side, fn in fns.items()}
     times = interleaved(fns, config.warmup, config.repeats)
     ours.eval(), ref.eval()
-    return [_side(side, dtype, config, summarize(times, work, ours=side), peaks[side], "train", name)
+    return [_side(side, dtype, summarize(times, work, ours=side), peaks[side], "train", name)
             for side in fns]
 
 

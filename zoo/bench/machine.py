@@ -34,6 +34,19 @@ def machine() -> dict:
             "python": platform.python_version()}
 
 
+def device_line(device: str) -> str:
+    """"Device: ..." for a table run on `device`: the GPU's name (or the CPU model) and the library versions."""
+    name = torch.cuda.get_device_name(device) if torch.device(device).type == "cuda" else machine()["cpu"]
+    versions = {}
+    for lib in ("xformers", "transformers"):
+        try:
+            versions[lib] = __import__(lib).__version__
+        except ImportError:
+            versions[lib] = "not installed"
+    return (f"Device: {name}; torch {torch.__version__} (CUDA {torch.version.cuda}), xformers {versions['xformers']}, "
+            f"transformers {versions['transformers']}")
+
+
 def cpu_seconds() -> tuple[float, float, float]:
     """(wall clock, CPU seconds used by every process on the machine, CPU seconds used by this one)."""
     with open("/proc/stat") as f:

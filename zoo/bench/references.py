@@ -75,7 +75,7 @@ def ast_pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
     and its zoo.from_hf conversion, both in eval mode."""
     import transformers
 
-    c = zoo.registry._preset(name)
+    c = config_from_dict("ast", zoo.model_info(name)["config"])
     torch.manual_seed(0)
     ref = transformers.ASTForAudioClassification(transformers.ASTConfig(
         hidden_size=c.dim, num_hidden_layers=c.depth, num_attention_heads=c.num_heads, intermediate_size=c.mlp_hidden,

@@ -63,7 +63,6 @@ def ceiling(name: str, tokens: int = 64, repeats: int = 5) -> dict:
 
 
 def main(names: list[str]) -> None:
-    torch.set_num_threads(torch.get_num_threads())
     for name in names or ["tiny", "base"]:
         r = ceiling(name)
         print(f"{name}: openai-whisper window {r['openai_window_s']:.3f} s; our encoder {r['ours_encoder_s']:.3f} s; "

@@ -1,6 +1,6 @@
 """The Whisper benchmark's sides, all on ONE set of random weights: openai-whisper's `Whisper` (built from
 ModelDimensions and randomised), ours (zoo.from_whisper), transformers' WhisperForConditionalGeneration
-(openai-whisper's tensors under transformers' names) and CTranslate2's conversions of the saved transformers
+(ours' tensors under transformers' names, zoo/convert/hf_whisper.hf_state_dict) and CTranslate2's conversions of the saved transformers
 directory (`TransformersConverter`, fp32 and int8), and the check that they compute the same.
 
     sides = build("tiny", workdir)           # Sides: .openai, .ours, .hf, .ct2 {"fp32": model or why not}
@@ -35,19 +35,6 @@ WINDOW = {"n_mels": 80, "audio_ctx": 1500, "text_ctx": 448, "vocab_size": 51865}
 WEIGHT_STD = 0.1  # every tensor ~ N(0, 0.1), as tests/helpers.randomize: nothing zero or one hides a mix-up
 TOLERANCE = 1e-3  # max |ours - reference| over encoder outputs and logits, fp32
 PROMPT_LANGUAGE = "en"
-
-# openai-whisper's names -> transformers' (in this order; blocks -> layers first).
-_HF_NAMES = (
-    (".blocks.", ".layers."), ("encoder.positional_embedding", "encoder.embed_positions.weight"),
-    ("encoder.ln_post", "encoder.layer_norm"), ("decoder.token_embedding", "decoder.embed_tokens"),
-    ("decoder.positional_embedding", "decoder.embed_positions.weight"), ("decoder.ln.", "decoder.layer_norm."),
-    (".cross_attn.query", ".encoder_attn.q_proj"), (".cross_attn.key", ".encoder_attn.k_proj"),
-    (".cross_attn.value", ".encoder_attn.v_proj"), (".cross_attn.out", ".encoder_attn.out_proj"),
-    (".cross_attn_ln", ".encoder_attn_layer_norm"), (".attn.query", ".self_attn.q_proj"),
-    (".attn.key", ".self_attn.k_proj"), (".attn.value", ".self_attn.v_proj"), (".attn.out", ".self_attn.out_proj"),
-    (".attn_ln", ".self_attn_layer_norm"), (".mlp.0", ".fc1"), (".mlp.2", ".fc2"), (".mlp_ln", ".final_layer_norm"),
-)
-
 
 @dataclass
 class Sides:
@@ -94,30 +81,23 @@ def random_openai(name: str, seed: int = 0) -> nn.Module:
     return model.eval()
 
 
-def hf_name(key: str) -> str:
-    for old, new in _HF_NAMES:
-        key = key.replace(old, new)
-    return "model." + key
-
-
-def hf_from_openai(ref: nn.Module, tokenizer: WhisperTokenizer) -> nn.Module:
-    """transformers' WhisperForConditionalGeneration holding `ref`'s tensors (proj_out tied to the token
-    embedding, as in every release), with the generation config a released checkpoint carries."""
+def hf_from_ours(ours: nn.Module, tokenizer: WhisperTokenizer) -> nn.Module:
+    """transformers' WhisperForConditionalGeneration holding our model's tensors (zoo/convert/hf_whisper names
+    them; proj_out tied to the token embedding, as in every release), with the generation config a released
+    checkpoint carries."""
     import transformers
 
-    d = ref.dims
+    from zoo.convert.hf_whisper import hf_config_kwargs, hf_state_dict
+
     hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(
-        vocab_size=d.n_vocab, num_mel_bins=d.n_mels, d_model=d.n_audio_state, encoder_layers=d.n_audio_layer,
-        decoder_layers=d.n_text_layer, encoder_attention_heads=d.n_audio_head, decoder_attention_heads=d.n_text_head,
-        encoder_ffn_dim=4 * d.n_audio_state, decoder_ffn_dim=4 * d.n_text_state, max_source_positions=d.n_audio_ctx,
-        max_target_positions=d.n_text_ctx, decoder_start_token_id=tokenizer.sot, eos_token_id=tokenizer.eot,
+        **hf_config_kwargs(ours.config), decoder_start_token_id=tokenizer.sot, eos_token_id=tokenizer.eot,
         pad_token_id=tokenizer.eot, bos_token_id=tokenizer.eot))
-    missing, unexpected = hf.load_state_dict({hf_name(k): v for k, v in ref.state_dict().items()}, strict=False)
-    if missing != ["proj_out.weight"] or unexpected:
-        raise BenchmarkError(f"openai-whisper -> transformers renaming left missing {missing}, unexpected "
-                             f"{unexpected}; expected only the tied proj_out.weight missing")
+    missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
+    if sorted(missing) != ["model.encoder.embed_positions.weight", "proj_out.weight"] or unexpected:
+        raise BenchmarkError(f"ours -> transformers left missing {missing}, unexpected {unexpected}; expected only "
+                             "the encoder's fixed sinusoids (transformers makes them) and the tied proj_out missing")
     hf.tie_weights()
-    set_generation_config(hf.generation_config, tokenizer, d.n_text_ctx)
+    set_generation_config(hf.generation_config, tokenizer, ours.config.text_ctx)
     return hf.eval()
 
 
@@ -193,7 +173,7 @@ def build(name: str, workdir: Path, threads: int, seed: int = 0) -> Sides:
     """Every side of shape `name` on the same random weights (transformers' directory under workdir/name)."""
     ref = random_openai(name, seed)
     ours = zoo.from_whisper(ref).eval()
-    hf = hf_from_openai(ref, ours.tokenizer)
+    hf = hf_from_ours(ours, ours.tokenizer)
     directory = save_hf_directory(hf, ours.tokenizer, Path(workdir) / name)
     return Sides(name, ref, ours, hf, directory, load_ct2(directory, threads))
 

@@ -73,6 +73,24 @@ def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, so
     return rename_all(state, _RENAME, source)
 
 
+def hf_config_kwargs(config: WhisperConfig) -> dict[str, Any]:
+    """transformers WhisperConfig arguments for our config: the inverse of config_from_hf."""
+    return dict(vocab_size=config.vocab_size, num_mel_bins=config.n_mels, d_model=config.dim,
+                encoder_layers=config.audio_depth, decoder_layers=config.text_depth,
+                encoder_attention_heads=config.audio_heads, decoder_attention_heads=config.text_heads,
+                encoder_ffn_dim=config.audio_mlp_hidden, decoder_ffn_dim=config.text_mlp_hidden,
+                max_source_positions=config.audio_ctx, max_target_positions=config.text_ctx,
+                activation_function=config.act)
+
+
+def hf_state_dict(model: nn.Module, hf_keys: Any) -> dict[str, torch.Tensor]:
+    """Our Whisper's tensors under transformers' names: for each of `hf_keys` (a WhisperForConditionalGeneration's
+    or WhisperModel's state-dict keys) the tensor convert_state_dict would have read into it; the keys it
+    drops (the encoder's fixed sinusoids, the tied proj_out) are left out."""
+    ours = model.state_dict()
+    return {key: ours[name] for key in hf_keys if (name := _RENAME(key)) is not None}
+
+
 def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
     """The tokenizer of what from_hf converted: a directory's tokenizer.json, else openai-whisper's for the
     vocabulary size (a transformers instance, or a directory without one), None if no release has that size."""
