@@ -1,5 +1,10 @@
 """timm `VisionTransformer` instance -> zoo.vit.VisionTransformer with the same weights and outputs.
 
+CLIP's recipe (a norm before the blocks: timm's vit_*_clip_* models) becomes a
+zoo.clip.ClipVisionTower, the same ViT with CLIP's layer features (`image_features`);
+timm's final `norm` stays where timm has it (on every token), so forward_features
+is timm's.
+
 The config is read from the instance's modules (timm keeps no config object
 on it): patch_embed, cls_token / reg_token, pos_embed, norm_pre, the blocks,
 norm / fc_norm and head. Features we do not implement raise
@@ -17,6 +22,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from zoo.clip import ClipVisionConfig
 from zoo.convert.common import (TIMM_ACTIVATIONS, UnsupportedConfigError, build_converted, key_map, rename_all,
                                 square, split_fused_qkv)
 from zoo.vit import VisionTransformer, VitConfig
@@ -127,7 +133,10 @@ def convert_state_dict(state: dict[str, torch.Tensor], source: str = _SOURCE) ->
 
 
 def from_timm(model: nn.Module) -> VisionTransformer:
-    """A timm VisionTransformer instance -> our VisionTransformer with the same weights, in eval mode."""
+    """A timm VisionTransformer instance -> our VisionTransformer with the same weights, in eval mode;
+    a ClipVisionTower (a VisionTransformer too) for CLIP's pre-norm recipe."""
     config = config_from_timm(model)
+    if config.pre_norm:
+        config = ClipVisionConfig.from_vit(config)
     ours = convert_state_dict(dict(model.state_dict()), type(model).__name__)
     return build_converted(config, ours, f"timm {type(model).__name__}")
