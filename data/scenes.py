@@ -1,0 +1,390 @@
+"""Shape scenes: a synthetic vision-language set whose every answer can be checked against the picture.
+
+    train = ShapeScenes("train", num_scenes=4000, image_size=48)            # question answering (stage 2)
+    train[0]  # Sample(image=<PIL 48x48 RGB>, prompt="<image>\\nwhat colour is the circle?\\nanswer:",
+              #        answer="red", kind="colour")
+    captions = ShapeScenes("train", num_scenes=4000, mode="caption")      # image-caption pairs (stage 1)
+    test = ShapeScenes("test", num_scenes=500)                            # held-out phrasings and pairs
+
+A scene is 1..max_objects shapes (SHAPES) of known colours (COLOURS) and sizes, one per cell of a 3 x 3
+grid (so "left of" and "above" are never ambiguous), on a plain light-grey background (or a lightly
+noisy one: `texture`). Shapes are drawn without anti-aliasing, so each object's pixels are exactly its
+colour. Questions come in KINDS: colour, shape, count, position (the cell: "top left", "center",
+"bottom"), relation (yes / no: "is the red circle left of the blue square?") and exist (yes / no);
+answers are one or two words, compared after `normalize_answer`. Every question also carries its
+`query` (what it asks, as data), so tests re-derive answers from the pixels without parsing text.
+
+The held-out rule, fixed (it depends on nothing but the constants below):
+- HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train" or "val" scene contains and
+  no "train" or "val" text mentions; every "test" scene contains at least one of them, and test
+  questions are about those objects where the template allows.
+- Templates: the LAST phrasing of each question kind and of the captions is held out: "test" uses only
+  those, "train" and "val" never do.
+- "val" scenes are the layouts whose hash (`layout_bucket`, over colour, shape, size and cell of each
+  object: jitter ignored) is 0 mod VAL_BUCKETS; "train" scenes never are. So no val layout is a train
+  layout, whatever the sizes and seeds of the two sets.
+
+Scene i of a split depends only on (seed, split, i): a set of n scenes is a prefix of a larger one.
+Fashion-MNIST and digits questions live in data/image_qa.py and share `Sample` and `normalize_answer`.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+import torch
+
+IMAGE_MARKER = "<image>"
+PROMPT_FORMAT = "{image}\n{question}\nanswer:"   # the answer follows after one space (see LlavaProcessor)
+CAPTION_QUESTION = "describe the image."
+
+COLOURS = {"red": (220, 30, 30), "green": (30, 160, 50), "blue": (40, 70, 220),
+           "yellow": (230, 200, 0), "purple": (140, 50, 180), "orange": (245, 130, 20)}
+SHAPES = ("circle", "square", "triangle", "diamond")
+SIZES = {"small": 0.28, "large": 0.38}           # half-width of a shape, in cells
+JITTER = 0.08                                    # centre offset, in cells: 0.38 + 0.08 < 0.5, no overlaps
+BACKGROUND = (225, 225, 225)
+GRID = 3
+ROWS, COLUMNS = ("top", "middle", "bottom"), ("left", "center", "right")
+KINDS = ("colour", "shape", "count", "position", "relation", "exist")
+HELD_OUT_PAIRS = frozenset({("red", "triangle"), ("green", "circle"), ("blue", "diamond"), ("yellow", "square")})
+VAL_BUCKETS = 8
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+SPLITS = ("train", "val", "test")
+
+# Per kind, the phrasings; the last one of each list is held out for "test".
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    "colour": ("what colour is the {ref}?", "what is the colour of the {ref}?", "the {ref} has which colour?"),
+    "shape": ("what shape is the {ref}?", "which shape is the {ref}?", "the {ref} is what kind of shape?"),
+    "count": ("how many {what} are there?", "count the {what}.", "what is the number of {what} in the image?"),
+    "position": ("where is the {ref}?", "in which part of the image is the {ref}?",
+                 "where in the picture can you find the {ref}?"),
+    "relation": ("is the {a} {rel} the {b}?", "is the {a} located {rel} the {b}?",
+                 "would you say the {a} is {rel} the {b}?"),
+    "exist": ("is there {pair}?", "does the image contain {pair}?", "can you see {pair} anywhere?"),
+    "caption": ("{objects}.", "a picture with {objects}.", "{objects_at}.", "an image showing {objects_at}."),
+}
+HELD_OUT_TEMPLATES = frozenset(f"{kind}/{len(t) - 1}" for kind, t in TEMPLATES.items())
+
+
+class Sample(NamedTuple):
+    """One item: the image (PIL, or whatever the dataset's transform makes of it), the prompt with an
+    IMAGE_MARKER, the short answer (or the caption), the question kind ("caption" for captions)."""
+    image: Any
+    prompt: str
+    answer: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class QA:
+    question: str
+    answer: str
+    kind: str
+    template: str                              # "<kind>/<index into TEMPLATES[kind]>"
+    query: dict = field(default_factory=dict)  # what is asked, as data (tests re-derive the answer from it)
+
+
+@dataclass(frozen=True)
+class Shape:
+    colour: str
+    shape: str
+    size: str
+    row: int
+    col: int
+    dx: float = 0.0  # jitter of the centre, in cells
+    dy: float = 0.0
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return self.colour, self.shape
+
+    @property
+    def name(self) -> str:
+        return f"{self.colour} {self.shape}"
+
+
+@dataclass(frozen=True)
+class Scene:
+    objects: tuple[Shape, ...]
+    texture_seed: int = 0
+
+    def layout(self) -> tuple:
+        """What the picture shows up to jitter: the identity of a scene for the split rule."""
+        return tuple(sorted((o.row, o.col, o.colour, o.shape, o.size) for o in self.objects))
+
+
+# ----------------------------------------------------------------------------- words
+
+
+def normalize_answer(text: str) -> str:
+    """"The Red-ish CIRCLE." -> "red-ish circle"; "2" -> "two"; color -> colour, centre -> center."""
+    text = re.sub(r"[^a-z0-9\- ]+", " ", text.lower().replace("/", " "))
+    words = [w.strip("-") for w in text.split()]
+    words = [NUMBER_WORDS[int(w)] if w.isdigit() and int(w) < len(NUMBER_WORDS) else w for w in words if w]
+    words = [{"color": "colour", "centre": "center", "grey": "gray"}.get(w, w) for w in words]
+    while words and words[0] in ("a", "an", "the"):
+        words = words[1:]
+    return " ".join(words)
+
+
+def cell_name(row: int, col: int) -> str:
+    if row == 1:
+        return "center" if col == 1 else COLUMNS[col]
+    return ROWS[row] if col == 1 else f"{ROWS[row]} {COLUMNS[col]}"
+
+
+def with_article(words: str) -> str:
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def describe(objects: tuple[Shape, ...] | list[Shape], positions: bool = False) -> str:
+    """"two red circles and a blue square"; with positions, each object and its cell."""
+    if positions:
+        parts = [f"{with_article(o.name)} at the {cell_name(o.row, o.col)}"
+                 for o in sorted(objects, key=lambda o: (o.row, o.col))]
+    else:
+        counts = Counter(o.pair for o in objects)
+        parts = [f"{NUMBER_WORDS[n]} {c} {s}s" if n > 1 else with_article(f"{c} {s}")
+                 for (c, s), n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# ----------------------------------------------------------------------------- scenes
+
+
+def allowed_pairs(split: str) -> list[tuple[str, str]]:
+    """The colour-shape pairs a split's scenes and texts may use (all of them for "test")."""
+    pairs = [(c, s) for c in COLOURS for s in SHAPES]
+    return pairs if split == "test" else [p for p in pairs if p not in HELD_OUT_PAIRS]
+
+
+def layout_bucket(scene: Scene) -> int:
+    digest = hashlib.sha256(repr(scene.layout()).encode()).digest()
+    return int.from_bytes(digest[:8], "little") % VAL_BUCKETS
+
+
+def _belongs(scene: Scene, split: str) -> bool:
+    held = any(o.pair in HELD_OUT_PAIRS for o in scene.objects)
+    if split == "test":
+        return held
+    return not held and (layout_bucket(scene) == 0) == (split == "val")
+
+
+def _random_scene(rng: np.random.Generator, split: str, max_objects: int) -> Scene:
+    pairs = allowed_pairs(split)
+    n = int(rng.integers(1, max_objects + 1))
+    cells = rng.choice(GRID * GRID, size=n, replace=False)
+    chosen: list[tuple[str, str]] = []
+    for k in range(n):
+        if k and rng.random() < 0.3:        # repeats make counts above one and plural captions common
+            chosen.append(chosen[int(rng.integers(len(chosen)))])
+        elif k == 0 and split == "test":
+            held = sorted(HELD_OUT_PAIRS)
+            chosen.append(held[int(rng.integers(len(held)))])
+        else:
+            chosen.append(pairs[int(rng.integers(len(pairs)))])
+    objects = tuple(Shape(c, s, ("small", "large")[int(rng.integers(2))], int(cell) // GRID, int(cell) % GRID,
+                          float(rng.uniform(-JITTER, JITTER)), float(rng.uniform(-JITTER, JITTER)))
+                    for (c, s), cell in zip(chosen, cells))
+    return Scene(objects, int(rng.integers(2 ** 31)))
+
+
+def make_scene(seed: int, split: str, index: int, max_objects: int = 4) -> Scene:
+    """Scene `index` of `split`: the first random draw of its own generator that the split rule accepts."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    if not 1 <= max_objects <= GRID * GRID:
+        raise ValueError(f"max_objects must be in 1..{GRID * GRID} (one shape per grid cell), got {max_objects}")
+    rng = np.random.default_rng(np.random.SeedSequence((seed, SPLITS.index(split), index)))
+    while True:
+        scene = _random_scene(rng, split, max_objects)
+        if _belongs(scene, split):
+            return scene
+
+
+def draw_scene(scene: Scene, image_size: int = 48, texture: float = 0.0):
+    """The scene as a PIL RGB image (image_size x image_size); texture: background noise amplitude in [0, 0.1]."""
+    from PIL import Image, ImageDraw
+
+    if not 16 <= image_size <= 1024:
+        raise ValueError(f"image_size must be in 16..1024 pixels, got {image_size}")
+    if not 0.0 <= texture <= 0.1:
+        raise ValueError(f"texture must be in [0, 0.1] (a light noise that never reaches a shape colour), "
+                         f"got {texture}")
+    background = np.empty((image_size, image_size, 3), np.uint8)
+    background[:] = BACKGROUND
+    if texture:
+        noise = np.random.default_rng(scene.texture_seed).uniform(-texture, texture, (image_size, image_size, 1))
+        background = np.clip(background + noise * 255.0, 0, 255).round().astype(np.uint8)
+    image = Image.fromarray(background, "RGB")
+    pen = ImageDraw.Draw(image)
+    cell = image_size / GRID
+    for o in scene.objects:
+        x, y, r = (o.col + 0.5 + o.dx) * cell, (o.row + 0.5 + o.dy) * cell, SIZES[o.size] * cell
+        colour = COLOURS[o.colour]
+        if o.shape == "circle":
+            pen.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+        elif o.shape == "square":
+            pen.rectangle((x - r, y - r, x + r, y + r), fill=colour)
+        elif o.shape == "triangle":
+            pen.polygon([(x, y - r), (x + r, y + r), (x - r, y + r)], fill=colour)
+        else:  # diamond
+            pen.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=colour)
+    return image
+
+
+# ----------------------------------------------------------------------------- questions
+
+
+def answer_query(scene: Scene, query: dict) -> str:
+    """The answer to a question, from its query and the scene (the one place answers are decided)."""
+    objects, kind = scene.objects, query["kind"]
+    if kind == "count":
+        n = sum(query.get("colour") in (None, o.colour) and query.get("shape") in (None, o.shape) for o in objects)
+        return NUMBER_WORDS[n]
+    if kind == "exist":
+        return "yes" if any(o.pair == tuple(query["pair"]) for o in objects) else "no"
+    if kind == "relation":
+        a, b = (next(o for o in objects if o.pair == tuple(query[k])) for k in ("a", "b"))
+        holds = {"left of": a.col < b.col, "right of": a.col > b.col, "above": a.row < b.row,
+                 "below": a.row > b.row}[query["rel"]]
+        return "yes" if holds else "no"
+    target = next(o for o in objects if (o.row, o.col) == tuple(query["cell"]))
+    return {"colour": target.colour, "shape": target.shape, "position": cell_name(target.row, target.col)}[kind]
+
+
+def _pick(rng: np.random.Generator, items: list, prefer: Callable[[Any], bool] | None = None):
+    preferred = [x for x in items if prefer(x)] if prefer else []
+    pool = preferred or items
+    return pool[int(rng.integers(len(pool)))] if pool else None
+
+
+def _ask(scene: Scene, kind: str, rng: np.random.Generator, split: str) -> tuple[dict, dict] | None:
+    """(query, template fields) for one question of `kind` about `scene`, or None when none applies."""
+    objects = scene.objects
+    held = (lambda o: o.pair in HELD_OUT_PAIRS) if split == "test" else None
+    unique_pair = [o for o in objects if sum(p.pair == o.pair for p in objects) == 1]
+    if kind in ("colour", "shape"):
+        o = _pick(rng, list(objects), held)
+        key = "shape" if kind == "colour" else "colour"   # refer to it by what is not asked
+        unique = sum(getattr(p, key) == getattr(o, key) for p in objects) == 1
+        noun = "shape" if kind == "colour" else "object"
+        ref = (o.shape if kind == "colour" else f"{o.colour} object") if unique and rng.random() < 0.7 \
+            else f"{noun} at the {cell_name(o.row, o.col)}"
+        return {"kind": kind, "cell": (o.row, o.col)}, {"ref": ref}
+    if kind == "position":
+        o = _pick(rng, unique_pair, held)
+        return None if o is None else ({"kind": kind, "cell": (o.row, o.col)}, {"ref": o.name})
+    if kind == "count":
+        o = _pick(rng, list(objects), held)
+        colour, shape = [(o.colour, None), (None, o.shape), (o.colour, o.shape), (None, None)][int(rng.integers(4))]
+        if rng.random() < 0.25:   # sometimes ask about something absent: the answer is zero
+            colour, shape = _pick(rng, allowed_pairs(split))
+        what = " ".join(w for w in (colour, f"{shape}s" if shape else "shapes") if w)
+        return {"kind": kind, "colour": colour, "shape": shape}, {"what": what}
+    if kind == "relation":
+        a = _pick(rng, unique_pair, held)
+        others = [o for o in unique_pair if o is not a]
+        if a is None or not others:
+            return None
+        b = _pick(rng, others)
+        rels = (["left of", "right of"] if a.col != b.col else []) + (["above", "below"] if a.row != b.row else [])
+        rel = rels[int(rng.integers(len(rels)))]
+        return {"kind": kind, "a": a.pair, "b": b.pair, "rel": rel}, {"a": a.name, "b": b.name, "rel": rel}
+    present = sorted({o.pair for o in objects})
+    absent = [p for p in allowed_pairs(split) if p not in present]
+    pool = present if rng.random() < 0.5 or not absent else absent
+    pair = _pick(rng, pool, (lambda p: p in HELD_OUT_PAIRS) if split == "test" else None)
+    return {"kind": "exist", "pair": pair}, {"pair": with_article(" ".join(pair))}
+
+
+def _template(kind: str, rng: np.random.Generator, split: str) -> int:
+    n = len(TEMPLATES[kind])
+    return n - 1 if split == "test" else int(rng.integers(n - 1))
+
+
+def make_questions(scene: Scene, rng: np.random.Generator, split: str, count: int,
+                   asked: Counter | None = None, kinds: tuple[str, ...] = KINDS) -> list[QA]:
+    """`count` questions about `scene` (fewer if fewer kinds apply). Each takes the kind asked least so far
+    in `asked` (updated; ties in `kinds` order) among those that apply to the scene (a relation needs two
+    objects), so a whole set stays balanced across kinds."""
+    asked = Counter() if asked is None else asked
+    questions: list[QA] = []
+    for _ in range(count):
+        for kind in sorted(kinds, key=lambda k: (asked[k], kinds.index(k))):
+            found = _ask(scene, kind, rng, split)
+            if found is not None:
+                break
+        else:
+            break
+        query, fields = found
+        t = _template(kind, rng, split)
+        questions.append(QA(TEMPLATES[kind][t].format(**fields), answer_query(scene, query), kind,
+                            f"{kind}/{t}", query))
+        asked[kind] += 1
+    return questions
+
+
+def make_caption(scene: Scene, rng: np.random.Generator, split: str) -> QA:
+    t = _template("caption", rng, split)
+    text = TEMPLATES["caption"][t].format(objects=describe(scene.objects),
+                                          objects_at=describe(scene.objects, positions=True))
+    return QA(CAPTION_QUESTION, text, "caption", f"caption/{t}", {"kind": "caption"})
+
+
+# ----------------------------------------------------------------------------- dataset
+
+
+class ShapeScenes(torch.utils.data.Dataset):
+    """Question-answer (mode="qa": questions_per_scene per scene) or caption (mode="caption": one per
+    scene) items over num_scenes scenes of `split`, as `Sample`s. transform: applied to each PIL image
+    (e.g. a processor's pixel transform); `qa(i)` and `scene_of(i)` give an item's metadata."""
+
+    def __init__(self, split: str = "train", num_scenes: int = 1000, *, seed: int = 0, image_size: int = 48,
+                 mode: str = "qa", questions_per_scene: int = 4, kinds: tuple[str, ...] = KINDS,
+                 max_objects: int = 4, texture: float = 0.0, transform: Callable | None = None,
+                 prompt_format: str = PROMPT_FORMAT):
+        if mode not in ("qa", "caption"):
+            raise ValueError(f"mode must be 'qa' or 'caption', got {mode!r}")
+        unknown = [k for k in kinds if k not in KINDS]
+        if unknown or not kinds:
+            raise ValueError(f"kinds {list(kinds)}: expected a non-empty subset of {KINDS}")
+        if num_scenes < 0 or questions_per_scene < 1:
+            raise ValueError(f"num_scenes must be >= 0 and questions_per_scene >= 1, got {num_scenes} and "
+                             f"{questions_per_scene}")
+        draw_scene(Scene(()), image_size, texture)  # checks image_size and texture now, not at the first item
+        self.split, self.mode, self.image_size, self.texture = split, mode, image_size, texture
+        self.transform, self.prompt_format = transform, prompt_format
+        self.scenes = [make_scene(seed, split, i, max_objects) for i in range(num_scenes)]
+        self.items: list[tuple[int, QA]] = []
+        asked: Counter = Counter()
+        for i, scene in enumerate(self.scenes):
+            rng = np.random.default_rng(np.random.SeedSequence((seed, SPLITS.index(split), i, 1)))
+            found = [make_caption(scene, rng, split)] if mode == "caption" else \
+                make_questions(scene, rng, split, questions_per_scene, asked, kinds)
+            self.items += [(i, qa) for qa in found]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def image(self, scene_index: int):
+        return draw_scene(self.scenes[scene_index], self.image_size, self.texture)
+
+    def scene_of(self, i: int) -> Scene:
+        return self.scenes[self.items[i][0]]
+
+    def qa(self, i: int) -> QA:
+        return self.items[i][1]
+
+    def __getitem__(self, i: int) -> Sample:
+        scene_index, qa = self.items[i]
+        image = self.image(scene_index)
+        if self.transform is not None:
+            image = self.transform(image)
+        prompt = self.prompt_format.format(image=IMAGE_MARKER, question=qa.question)
+        return Sample(image, prompt, qa.answer, qa.kind)
