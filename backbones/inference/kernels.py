@@ -46,14 +46,20 @@ from backbones.inference.torch_private import (
 #   GEMV, and 1.3-1.5x oneDNN's;
 # - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x), where
 #   the CPU runs oneDNN's bf16 (AVX512-BF16 or AMX); elsewhere the weight is cast once, F.linear runs it;
-# - fp32, R = 1 (batch-1 decoding): the weight stored transposed, (K, N) contiguous, through addmm:
-#   1.1-1.3x, and 1.3x on GPT-2's 50257-way head (zoo::gemv's fp32 streamed 21-22 GB/s, below this 24);
+# - fp32, R = 1 (batch-1 decoding): zoo::gemv (AVX2 + FMA) on the weight as it is, where packing chose it
+#   and it runs: inside a decoding step each matrix comes cold from memory, where torch's GEMV reads a
+#   few-MB weight at 6-15 GB/s and ours at 15-25 (a 2-core EPYC: whisper_tiny's decoder matrices 1.3-2.5x
+#   F.linear's, its 51865 x 384 head 1.15x the transposed copy below, 2.4x F.linear);
+# - fp32, R = 1 without zoo::gemv: the weight stored transposed, (K, N) contiguous, through addmm: 1.1-1.3x
+#   F.linear, 1.3x on GPT-2's 50257-way head;
+# - fp32, 2 <= R <= 7, weights of 2^20 elements or more (Whisper's prefill keeps a few rows of logits):
+#   the transposed copy too (1.3-2.8x F.linear on Whisper's head, one thread);
 # - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x), the transposed
 #   copy below that (1.2-1.6x: oneDNN's ~15 us per call never pays off on small weights);
 # - fp32, R > 256, weights of 2^20 or more: MKL's packed GEMM, packed for 512 rows (1.05-1.10x; 1.1x on
 #   a whole bert_base forward). MKL packs for one row count: for 8 rows it is 0.9-1.0x, hence oneDNN there;
-# - fp32, R between 2 and 7, and weights under 2^18 elements (gpt_tiny's: the ~2 us of choosing cost
-#   more than any kernel saves): nn.Linear's own call.
+# - fp32, R between 2 and 7 below 2^20 elements, and any R > 1 under 2^18 elements (gpt_tiny's: the ~2 us
+#   of choosing cost more than any kernel saves): nn.Linear's own call.
 # Each copy is made the first time its kernel runs, so a model only holds the layouts its calls use.
 ONEDNN_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
 MKL_ROWS_HINT = 512
@@ -73,7 +79,7 @@ def fp32_kernel(rows: int, numel: int) -> str | None:
     """The fp32 CPU kernel for `rows` rows of a weight with `numel` elements (table above); None: F.linear."""
     if numel < FP32_MIN_COPY:
         return None
-    if rows == 1:
+    if rows == 1 or (rows < FP32_ROWS.start and numel >= FP32_MIN_PACKED):
         return "transposed"
     if rows in FP32_ROWS:
         return "onednn" if numel >= FP32_MIN_PACKED and onednn_ok(torch.float32) else "transposed"
@@ -146,7 +152,7 @@ class InferenceWeights:
     def _kernel(self, x: torch.Tensor, weight: torch.Tensor, dtype: torch.dtype) -> str | None:
         """The table above, for x already in the compute dtype; None: F.linear on the weight as it is."""
         rows = x.numel() // max(x.shape[-1], 1)
-        if rows == 1 and x.is_cpu and dtype == torch.bfloat16 and self._gemv_ok():
+        if rows == 1 and x.is_cpu and self._gemv_ok(dtype):
             return "gemv"
         if dtype == torch.float32 and x.is_cpu:
             return fp32_kernel(rows, weight.numel())
@@ -154,17 +160,25 @@ class InferenceWeights:
             return "onednn"
         return "cast"  # bf16 where oneDNN cannot run it, fp16 on CPU, CUDA under autocast: cast once
 
-    def _gemv_ok(self) -> bool:
+    def _gemv_ok(self, dtype: torch.dtype) -> bool:
+        """Whether zoo::gemv takes one-row products in `dtype` (deciding, i.e. building, it if undecided)."""
+        if not self._may_gemv(dtype):
+            return False
         if self.gemv is None:
-            self.gemv = gemv.available()
-        return self.gemv
+            self.gemv = gemv.available(torch.float32)  # the build runs both dtypes where the CPU does
+        return self.gemv and gemv.available(dtype)
+
+    def _may_gemv(self, dtype: torch.dtype) -> bool:
+        """Whether zoo::gemv may serve `dtype` here: packing did not rule it out and the CPU runs it."""
+        return self.gemv is not False and dtype in (torch.float32, torch.bfloat16) and gemv.supports(dtype)
 
     def _reset(self, weight: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> None:
         """Forget the old copies; decide whether any kernel can beat F.linear for these dtypes."""
         self.copies, self.dtype = {}, dtype
         self.bias = None if bias is None else bias.detach().to(dtype)
         cpu = weight.device.type == "cpu"
-        small_fp32 = dtype == torch.float32 and weight.numel() < FP32_MIN_COPY
+        # A small fp32 weight gains from no copy, but its one-row products gain from zoo::gemv where it runs.
+        small_fp32 = dtype == torch.float32 and weight.numel() < FP32_MIN_COPY and not self._may_gemv(dtype)
         # fp16, and bf16 on CPUs without oneDNN's bf16 (hence without zoo::gemv's AVX512-BF16): torch's GEMM
         no_kernel = dtype != torch.float32 and not onednn_ok(dtype)
         no_gain = dtype == weight.dtype and (not cpu or small_fp32 or no_kernel)

@@ -97,20 +97,21 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     FusedInputProjections (enabled=False: swap them back, freeing the copies). Returns `model`, or its
     replacement where `model` itself is one of those layers.
 
-    gemv: whether bf16 one-row products (batch-1 decoding) go to zoo::gemv, our AVX512-BF16 kernel, where
-    the CPU has one (built on first use, 10-25 s once per machine; gemv.reason() says why not), or stay
-    with torch's kernels (oneDNN). zoo::gemv streams bf16 weights at about twice their rate; it sums in
-    another order and treats denormals as zero, so the two can differ in the last bf16 bit.
+    gemv: whether one-row products (batch-1 decoding) go to zoo::gemv, our kernel, where the CPU runs it
+    (bf16: AVX512-BF16; fp32: AVX2 and FMA; built on first use, 10-40 s once per machine; gemv.reason()
+    says why not), or stay with torch's kernels. It streams bf16 weights at about twice torch's rate and
+    a decoder's cold fp32 matrices 1.4-2.3x faster (kernels.py); it sums in another order (and, in bf16,
+    treats denormals as zero), so the two can differ in the last bit.
     """
     if not isinstance(model, nn.Module):
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
-    # zoo::gemv serves bf16 on the CPU: built now for a model with bf16 CPU weights, so that compiled steps
-    # can call it too; otherwise (None) decided at the first bf16 one-row call (autocast, a later
-    # .to(bfloat16)), which only eager calls make.
+    # zoo::gemv is decided (built) now for a model with CPU weights, so that compiled steps, which cannot
+    # build it while tracing, call it too; a model without (meta, CUDA: None) decides at its first eager
+    # one-row call on the CPU.
     one_row_kernel: bool | None = False
     if enabled and gemv:
-        bf16_cpu = any(p.is_cpu and p.dtype == torch.bfloat16 for p in model.parameters())
-        one_row_kernel = gemv_kernel.available() if bf16_cpu else None
+        cpu = any(p.is_cpu and p.dtype in (torch.float32, torch.bfloat16) for p in model.parameters())
+        one_row_kernel = gemv_kernel.available(torch.float32) if cpu else None
     replaced: dict[int, nn.Module] = {}  # id -> replacement: a module reached by two paths is swapped once
 
     def replace(module: nn.Module) -> nn.Module:

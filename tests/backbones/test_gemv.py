@@ -1,5 +1,6 @@
-"""backbones/inference/gemv.py: zoo::gemv, the bf16 one-row linear kernel, equals F.linear; packing routes
-batch-1 bf16 calls to it when asked (`gemv=True`, the default) and keeps torch's kernels otherwise."""
+"""backbones/inference/gemv.py: zoo::gemv, the one-row linear kernel (bf16 on AVX512-BF16, fp32 on AVX2),
+equals F.linear; packing routes batch-1 calls to it when asked (`gemv=True`, the default) and keeps torch's
+kernels otherwise."""
 import copy
 import pickle
 import subprocess
@@ -14,16 +15,22 @@ import zoo
 from backbones.inference import FusedInputProjections, PackedLinear, gemv, pack_for_inference
 from backbones.inference.kernels import onednn_ok
 
-# Skipped only where the kernel is not meant to run (another CPU or OS: it needs AVX512-BF16); on a machine
-# that should build it, a failed build fails these tests (the fixture below), rather than skipping them.
+# Skipped only where the kernel is not meant to run (another CPU or OS: bf16 needs AVX512-BF16, fp32 AVX2 and
+# FMA); on a machine that should build it, a failed build fails these tests (the fixture below), rather than
+# skipping them.
 UNSUPPORTED = gemv.unsupported_reason()
+UNSUPPORTED_FP32 = gemv.unsupported_reason(torch.float32)
 RUNS = UNSUPPORTED is None  # tests without needs_kernel check the kernel's use here, or torch's kernels instead
+RUNS_FP32 = UNSUPPORTED_FP32 is None
 needs_kernel = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"zoo::gemv not for this machine: {UNSUPPORTED}")
+needs_fp32_kernel = pytest.mark.skipif(not RUNS_FP32, reason=f"zoo::gemv not for this machine: {UNSUPPORTED_FP32}")
 
 
 @pytest.fixture(autouse=True)
 def kernel_built():
-    if UNSUPPORTED is None:
+    if RUNS_FP32:
+        assert gemv.available(torch.float32), gemv.reason(torch.float32)
+    if RUNS:
         assert gemv.available(), gemv.reason()
 
 
@@ -56,6 +63,36 @@ def test_bf16_is_the_exact_product_rounded_once(shape, bias):
         assert (got == exact.bfloat16()).float().mean() >= 0.99
 
 
+@needs_fp32_kernel
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("shape", SHAPES + [(384, 384), (1536, 384), (384, 1536), (9, 7)])
+def test_fp32_is_the_product_up_to_summation_order(shape, bias):
+    """fp32 products summed in fp32 in another order than torch's: within fp32 rounding of the exact
+    product, and of F.linear's result."""
+    torch.manual_seed(1)
+    n, k = shape
+    w, x = torch.randn(n, k), torch.randn(1, k)
+    b = torch.randn(n) if bias else None
+    got = gemv.linear(x, w, b)
+    assert got.dtype == torch.float32 and got.shape == (1, n)
+    exact = F.linear(x.double(), w.double(), None if b is None else b.double())
+    torch.testing.assert_close(got.double(), exact, rtol=1e-5, atol=1e-6 * max(k, 1) ** 0.5)
+    torch.testing.assert_close(got, F.linear(x, w, b), rtol=1e-5, atol=1e-6 * max(k, 1) ** 0.5)
+
+
+@needs_fp32_kernel
+def test_fp32_leading_dims_strides_and_bad_input():
+    w = torch.randn(64, 40)
+    x = torch.randn(1, 1, 80)[..., ::2]  # (1, 1, 40), strided
+    got = gemv.linear(x, w.t().contiguous().t(), None)
+    assert got.shape == (1, 1, 64)
+    torch.testing.assert_close(got, F.linear(x, w), rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="bfloat16 or float32 only, got Double"):
+        torch.ops.zoo.gemv(torch.randn(1, 40).double(), w.double(), None)
+    with pytest.raises(RuntimeError, match="x is BFloat16 but weight is Float"):
+        torch.ops.zoo.gemv(torch.randn(1, 40).bfloat16(), w, None)
+
+
 @needs_kernel
 def test_leading_dims_and_non_contiguous_inputs():
     w = torch.randn(64, 40).bfloat16()
@@ -74,22 +111,21 @@ def test_bad_input_names_what_was_expected():
         torch.ops.zoo.gemv(torch.randn(1, 16), w, None)
     with pytest.raises(RuntimeError, match=r"bias must be a contiguous \(8,\) vector"):
         torch.ops.zoo.gemv(torch.randn(1, 16).bfloat16(), w, torch.randn(9).bfloat16())
-    with pytest.raises(RuntimeError, match="bfloat16 only, got Float"):  # fp32 has the transposed copy
-        torch.ops.zoo.gemv(torch.randn(1, 16), w.float(), None)
     with pytest.raises(RuntimeError, match="one contiguous row of 0 features"):
         torch.ops.zoo.gemv(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)  # 3 rows, any K
     with pytest.raises(RuntimeError, match="no gradient"):
         gemv.linear(torch.randn(1, 16).bfloat16(), w.requires_grad_(), None)
 
 
-def test_applies_to_one_bf16_row_on_the_cpu():
+def test_applies_to_one_row_on_the_cpu_in_a_dtype_it_runs_here():
     w, b = torch.randn(8, 16).bfloat16(), torch.randn(8).bfloat16()
-    assert gemv.applies(torch.randn(1, 1, 16).bfloat16(), w, b)
-    assert gemv.applies(torch.randn(16).bfloat16(), w, None)
+    assert gemv.applies(torch.randn(1, 1, 16).bfloat16(), w, b) == RUNS
+    assert gemv.applies(torch.randn(16).bfloat16(), w, None) == RUNS
     assert not gemv.applies(torch.randn(2, 16).bfloat16(), w, None)
     assert not gemv.applies(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)
     assert not gemv.applies(torch.randn(1, 16).bfloat16(), w, b.float())
-    assert not gemv.applies(torch.randn(1, 16), w.float(), None)  # fp32: not the kernel's
+    assert gemv.applies(torch.randn(1, 16), w.float(), b.float()) == RUNS_FP32
+    assert not gemv.applies(torch.randn(1, 16).double(), w.double(), None)  # not a dtype it computes in
 
 
 @needs_kernel
@@ -105,15 +141,18 @@ def test_packed_linear_routes_bf16_one_row_to_the_kernel_without_a_copy():
     assert set(copies) == {"gemv"} and copies["gemv"].data_ptr() == layer.weight.data_ptr()
 
 
-def test_fp32_and_batched_calls_keep_torch_kernels():
-    """fp32 one-row products stay on the transposed copy (faster there, see kernels.py), and two rows are
-    never the kernel's."""
+def test_fp32_one_row_goes_to_the_kernel_and_two_rows_never():
+    """fp32 one-row products go to the kernel (no copy) where it runs, else to the transposed copy, as
+    without packing's `gemv`; two rows are never the kernel's."""
     layer = pack_for_inference(nn.Linear(600, 520).eval())
+    plain = pack_for_inference(nn.Linear(600, 520).eval(), gemv=False)
     half = pack_for_inference(_bf16_layer())
     with torch.inference_mode():
         layer(torch.randn(1, 600))
+        plain(torch.randn(1, 600))
         half(torch.randn(2, 600, dtype=torch.bfloat16))
-    assert set(layer.inference.copies) == {"transposed"}
+    assert set(layer.inference.copies) == ({"gemv"} if RUNS_FP32 else {"transposed"})
+    assert set(plain.inference.copies) == {"transposed"}
     assert set(half.inference.copies) == ({"onednn"} if onednn_ok(torch.bfloat16) else set())
 
 
@@ -154,14 +193,20 @@ def test_compiled_packed_model_calls_the_kernel_in_one_graph():
     assert "zoo.gemv" in targets and "<built-in function linear>" not in targets
 
 
-def test_fp32_models_decide_at_the_first_bf16_one_row_call():
-    """Packing an fp32 model does not build the kernel; a bf16 one-row call under autocast decides then."""
-    layer = pack_for_inference(nn.Linear(600, 520).eval())
-    assert layer.inference.gemv is None
-    with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
-        got = layer(torch.ones(1, 600))
-    assert layer.inference.gemv is RUNS and ("gemv" in layer.inference.copies) == RUNS
-    assert got.dtype == torch.bfloat16
+def test_packing_a_cpu_model_decides_and_a_meta_model_waits_for_its_first_one_row_call():
+    """Packing a model with CPU weights builds (or loads) the kernel then, so compiled steps can call it; a
+    model without CPU weights decides at its first one-row call in a dtype the kernel runs here (fp32, or
+    bf16 under autocast); a call in another dtype leaves it undecided."""
+    assert pack_for_inference(nn.Linear(600, 520).eval()).inference.gemv is RUNS_FP32
+    for autocast in (False, True):
+        layer = pack_for_inference(nn.Linear(600, 520, device="meta").eval()).to_empty(device="cpu")
+        nn.init.normal_(layer.weight), nn.init.zeros_(layer.bias)
+        assert layer.inference.gemv is None
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            got = layer(torch.ones(1, 600))
+        runs = RUNS if autocast else RUNS_FP32
+        assert layer.inference.gemv is (RUNS_FP32 if runs else None) and ("gemv" in layer.inference.copies) == runs
+        assert got.dtype == (torch.bfloat16 if autocast else torch.float32)
 
 
 def test_copied_and_pickled_packed_models_keep_the_decision():

@@ -13,7 +13,7 @@ from torch import nn
 
 import zoo
 from backbones import MultiHeadAttention, SwiGLU
-from backbones.inference import FusedInputProjections, PackedLinear, pack_for_inference
+from backbones.inference import FusedInputProjections, PackedLinear, gemv, pack_for_inference
 from backbones.inference.kernels import InferenceWeights, onednn_ok
 from backbones.precision import InputProjections
 from tests.helpers import tiny_hf_decoder
@@ -26,11 +26,16 @@ def _layer(bias=True, seed=0, dim=48):
     return nn.Linear(dim, dim - 8, bias=bias).eval()
 
 
-# fp32 kernel per (weight width, rows): no copy below 2^18 elements; transposed copy at 1 row (and 8-256
-# rows below 2^20); oneDNN-packed at 8-256 rows and MKL-packed past 256 rows from 2^20; F.linear otherwise.
-EXPECTED_KERNEL = {(48, 1): None, (48, 3): None, (48, 8): None, (48, 300): None,
-                   (520, 1): "transposed", (520, 3): None, (520, 8): "transposed", (520, 300): None,
-                   (1032, 1): "transposed", (1032, 3): None, (1032, 8): "onednn", (1032, 300): "mkl"}
+# fp32 kernel per (weight width, rows): one row through zoo::gemv where this CPU runs it (AVX2 + FMA), else
+# the transposed copy from 2^18 elements; no copy below 2^18 elements; transposed copy at 8-256 rows below
+# 2^20 and at 2-7 rows from 2^20; oneDNN-packed at 8-256 rows and MKL-packed past 256 rows from 2^20;
+# F.linear otherwise.
+FP32_GEMV = gemv.supports(torch.float32)
+EXPECTED_KERNEL = {(48, 1): "gemv" if FP32_GEMV else None, (48, 3): None, (48, 8): None, (48, 300): None,
+                   (520, 1): "gemv" if FP32_GEMV else "transposed", (520, 3): None, (520, 8): "transposed",
+                   (520, 300): None,
+                   (1032, 1): "gemv" if FP32_GEMV else "transposed", (1032, 3): "transposed", (1032, 8): "onednn",
+                   (1032, 300): "mkl"}
 
 
 @pytest.mark.skipif(not (torch.backends.mkldnn.is_available() and torch.backends.mkl.is_available()),
@@ -51,7 +56,9 @@ def test_fp32_matches_linear(bias, rows, dim):
     torch.testing.assert_close(again[0], want, rtol=1e-5, atol=1e-5)
     kernel = EXPECTED_KERNEL[dim, rows]
     assert set(layer.inference.copies) == ({kernel} if kernel else set())  # only the layout this call used
-    assert (layer.inference.plain is not None) == (dim == 48)
+    assert (layer.inference.plain is not None) == (dim == 48 and not FP32_GEMV)  # F.linear for every call
+    if kernel == "gemv":  # the weight itself, no copy
+        assert layer.inference.copies["gemv"].data_ptr() == layer.weight.data_ptr()
 
 
 @pytest.mark.parametrize("shape", [(1, 48), (2, 7, 48), (0, 48)])

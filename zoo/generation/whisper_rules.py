@@ -35,10 +35,15 @@ class SuppressTokens:
 
     def __init__(self, ids: Sequence[int]):
         self.ids = list(ids)
+        # An index tensor per device, made once: indexing with the list built one at every step (0.3 ms
+        # of whisper_tiny's ~8 ms per token).
+        self._index: dict[torch.device, torch.Tensor] = {}
 
     def __call__(self, logits: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
-        logits[:, self.ids] = NEG_INF
-        return logits
+        index = self._index.get(logits.device)
+        if index is None:
+            index = self._index[logits.device] = torch.tensor(self.ids, dtype=torch.long, device=logits.device)
+        return logits.index_fill_(-1, index, NEG_INF)
 
 
 class TimestampRules:
