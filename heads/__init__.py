@@ -1,6 +1,7 @@
 """Task heads. Each consumes (B, N, D) features and owns its loss."""
 from heads.classification import ClassifierHead
+from heads.fusion import Projector, splice_images
 from heads.lm import CausalLMHead
 from heads.mlm import MLMHead
 
-__all__ = ["CausalLMHead", "ClassifierHead", "MLMHead"]
+__all__ = ["CausalLMHead", "ClassifierHead", "MLMHead", "Projector", "splice_images"]

@@ -6,7 +6,7 @@
     zoo.generate(model, input_ids, max_new_tokens=32)
     zoo.transcribe(whisper_model, "speech.flac")   # {"text", "segments", "language"}
 """
-from zoo import ast, bert, clip, gpt, llama, vit, whisper  # noqa: F401  (each registers its family and presets)
+from zoo import ast, bert, clip, gpt, llama, llava, vit, whisper  # noqa: F401  (each registers its family and presets)
 from backbones.inference import pack_for_inference
 from zoo.convert import from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream, transcribe

@@ -29,9 +29,11 @@ def test_model_info_and_frozen_config(name):
 def test_forward_shape_grads_no_nan(name):
     torch.manual_seed(0)
     model = zoo.create_model(name)
-    inputs = model.example_inputs(batch_size=2, seq_len=8)
+    # 8 tokens, or the fewest a model's inputs can have (LLaVA: one image's placeholders and a text token)
+    seq_len = max(8, getattr(model, "min_seq_len", 8))
+    inputs = model.example_inputs(batch_size=2, seq_len=seq_len)
     features = model.forward_features(**inputs)
-    assert features.shape == (2, 8, model.config.dim)
+    assert features.shape == (2, seq_len, model.config.dim)
     model.eval()  # dropout off, so forward == forward_head(forward_features) exactly
     torch.testing.assert_close(model(**inputs), model.forward_head(model.forward_features(**inputs)))
     model.train()

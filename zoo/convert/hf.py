@@ -8,7 +8,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_vit, hf_whisper
+from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_vit, hf_whisper
 from zoo.convert.common import UnsupportedConfigError, build_converted
 from zoo.io import load_torch_checkpoint
 from zoo.pretrained import read_safetensors
@@ -36,7 +36,8 @@ def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Te
 # HF model_type -> module with config_from_hf(cfg, state) -> our config and
 # convert_state_dict(state, our config, source) -> our state dict.
 CONVERTERS = {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit, "whisper": hf_whisper,
-              "audio-spectrogram-transformer": hf_ast, "clip_vision_model": hf_clip, "clip": hf_clip}
+              "audio-spectrogram-transformer": hf_ast, "clip_vision_model": hf_clip, "clip": hf_clip,
+              "llava": hf_llava}
 
 
 def from_hf(obj: Any) -> nn.Module:

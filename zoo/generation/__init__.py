@@ -11,7 +11,8 @@ stops) only:
 - compiled.py: one-token steps through torch.compile (`compile=True`).
 
 Encoder-decoders join through conditioned.AudioConditioned (the decoder bound to one encoder
-output). Whisper's window decoding, openai-whisper's `whisper.decode`, is a second entry point:
+output), LLaVA through its `bind_images` (zoo.llava.ImageConditioned: the decoder bound to its
+images). Whisper's window decoding, openai-whisper's `whisper.decode`, is a second entry point:
 `zoo.generation.whisper_decode.decode(model, mel, DecodingOptions(...), tokenizer)`, with
 whisper_rules.py (its logit rules) and whisper_beam.py (its beam search). Long audio, openai-whisper's
 `transcribe`, is `transcribe(model, audio, **options)` (transcribe.py, with segments.py), also as
@@ -43,8 +44,12 @@ __all__ = ["AudioConditioned", "DecodingOptions", "DecodingResult", "GenerationC
 
 def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32, *,
              attention_mask: torch.Tensor | None = None, generator: torch.Generator | None = None,
-             draft_model: nn.Module | None = None, num_draft_tokens: int = 4, **options) -> torch.Tensor:
+             draft_model: nn.Module | None = None, num_draft_tokens: int = 4,
+             pixel_values: torch.Tensor | None = None, **options) -> torch.Tensor:
     """(B, T) prompt -> (B, T + new) tokens.
+
+    pixel_values (M, C, H, W): a vision-language model's images (LLaVA), in the order of their placeholders in
+    the prompts; the model decodes bound to them (`model.bind_images`: encoded once, spliced at the prefill).
 
     options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
     repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping,
@@ -54,6 +59,11 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     same output as without it when greedy, same distribution when sampling.
     """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    if pixel_values is not None:
+        if not hasattr(model, "bind_images"):
+            raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but {type(model).__name__} "
+                             "takes no images: only a vision-language model (LLaVA) does")
+        model = model.bind_images(pixel_values)
     if config.compile and (draft_model is not None or config.num_beams > 1):
         raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
                          "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")
