@@ -14,7 +14,9 @@ learned from the training transcripts (--tokenizer corpus, --text-vocab tokens p
 timestamp tokens: the model carries it and saves it beside its weights) or openai-whisper's English
 vocabulary (--tokenizer whisper: 50k tokens, a much slower softmax); scored by transcribing the held-out
 voices and the human prompts with zoo.transcribe (greedy, no timestamps) and computing word error rate with
-jiwer on normalised text.
+jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the encoder beside the decoder's
+cross-entropy, (1 - w) CE + w CTC (hybrid CTC/attention, heads/ctc.py): the decoder alone can lower its loss
+from the text, the CTC term only from the audio. The head is for training only: model/ holds the Whisper.
 
 --data defaults to data/full/speech/<task> when `make data` built it, else the tiny set shipped in
 data/speech_tiny/<task> (data.speech.speech_dir). Outputs in --out: checkpoint.pt,
@@ -28,12 +30,14 @@ import json
 from pathlib import Path
 
 import torch
+from torch import nn
 
 import zoo
 from data.audio_tasks import KeywordSet, SpecAugment, SpeechSet, keyword_classes, normalize_text, select, waveforms
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
+from heads.ctc import CTCHead
 from heads.lm import CausalLMHead
 from zoo.generation.whisper_decode import tokenizer_for_vocab
 from zoo.training import distributed_context, is_main_process, train
@@ -56,9 +60,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--tokenizer", choices=["corpus", "whisper"], default="corpus",
                    help="asr: a BPE learned from the training transcripts, or openai-whisper's English one")
     p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
+    p.add_argument("--ctc-weight", type=float, default=0.3,
+                   help="asr: weight of the auxiliary CTC loss on the encoder (0: cross-entropy alone)")
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
                            eval_every=100, eval_batches=0, save_every=200, out="runs/audio")
     args = p.parse_args(argv)
+    if not 0.0 <= args.ctc_weight < 1.0:
+        raise SystemExit(f"--ctc-weight must be in [0, 1) (the decoder's share is 1 - w), got {args.ctc_weight}")
     args.data = Path(args.data or speech_dir(args.task))
     args.model = args.model or TASKS[args.task]
     family = zoo.model_info(args.model)["family"]
@@ -116,11 +124,38 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
     return summary
 
 
-def asr_loss(model, batch: dict[str, torch.Tensor]):
-    logits = model(batch["mel"], batch["decoder_input_ids"])  # (B, T, V)
-    predicted = batch["labels"] != -100
-    accuracy = (logits.argmax(-1)[predicted] == batch["labels"][predicted]).float().mean()
-    return CausalLMHead.loss(logits, batch["labels"]), {"token_acc": accuracy}
+class WithCTC(nn.Module):
+    """A Whisper with a CTC head on its encoder output, for training: forward gives the decoder's logits and
+    the head's per-frame logits, so one forward (through DDP's wrapper too) serves both losses."""
+
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.model = model
+        self.ctc = CTCHead(model.config.dim, model.tokenizer.eot)  # the text tokens come before <|endoftext|>
+
+    def forward(self, mel: torch.Tensor, decoder_input_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.model.encode(mel)  # (B, N, D)
+        logits = self.model.forward_head(self.model.decode_features(decoder_input_ids, features))  # (B, T, V)
+        return logits, self.ctc(features)  # (B, T, V), (B, N, C + 1)
+
+
+def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
+    """The loss of a Whisper (cross-entropy on the next tokens), or of a WithCTC (whose head is `ctc`):
+    (1 - ctc_weight) CE + ctc_weight CTC."""
+    def loss_fn(model, batch: dict[str, torch.Tensor]):
+        out = model(batch["mel"], batch["decoder_input_ids"])
+        logits, frames = out if isinstance(out, tuple) else (out, None)  # (B, T, V), (B, N, C + 1)
+        labels = batch["labels"]
+        predicted = labels != -100
+        metrics = {"token_acc": (logits.argmax(-1)[predicted] == labels[predicted]).float().mean()}
+        loss = CausalLMHead.loss(logits, labels)
+        if frames is not None:
+            metrics["ce"] = loss.detach()
+            metrics["ctc"] = ctc.loss(frames, labels)
+            loss = (1 - ctc_weight) * loss + ctc_weight * metrics["ctc"]
+            metrics["ctc"] = metrics["ctc"].detach()
+        return loss, metrics
+    return loss_fn
 
 
 def word_error_rate(model, rows: list[dict], root: Path, limit: int) -> tuple[float, list[dict]]:
@@ -154,10 +189,13 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
         print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {tokenizer}; "
               + ", ".join(f"{len(s)} {k} ({s.dropped} too long)" for k, s in sets.items()))
 
-    def eval_fn(m):
-        return {"loss": held_out_loss(m, iterate_once(sets["test"], 64, collate), asr_loss)}
+    trained = WithCTC(model) if args.ctc_weight > 0 else model  # the CTC head trains beside, is not saved
+    loss_fn = asr_loss(args.ctc_weight, trained.ctc if args.ctc_weight > 0 else None)
 
-    result = train(model, _stream(sets["train"], args, ctx, collate), asr_loss, train_config(args),
+    def eval_fn(m):  # the decoder's held-out cross-entropy, whatever the training mix
+        return {"loss": held_out_loss(model, iterate_once(sets["test"], 64, collate), asr_loss())}
+
+    result = train(trained, _stream(sets["train"], args, ctx, collate), loss_fn, train_config(args),
                    eval_fn=eval_fn if len(sets["test"]) else None)
     if not is_main_process():
         return {}
