@@ -84,22 +84,14 @@ def splice_images(embeddings: torch.Tensor, input_ids: torch.Tensor, image_token
     return embeddings.masked_scatter(slots, image_features.to(embeddings.dtype).reshape(-1, embeddings.shape[-1]))
 
 
-def images_for_rows(counts: list[int], num_images: int, tokens_per_image: int) -> torch.Tensor | None:
-    """Which image each placeholder group of a session's rows reads, when the rows are G adjacent copies of
-    each sample (beams, samples per prompt: `repeat_interleave(G)`), as an index into the M images
-    (None: the rows are the samples themselves, or the copies do not fit; splice_images then checks as usual).
-
-    A copy reads its sample's images again: the images were encoded once, their features are only indexed."""
-    images = [c // tokens_per_image for c in counts]
-    total, rows = sum(images), len(images)
-    if total == num_images or not num_images or total % num_images or rows % (total // num_images):
-        return None
-    copies = total // num_images
-    groups = [images[i:i + copies] for i in range(0, rows, copies)]
-    if any(len(set(group)) != 1 for group in groups) or sum(g[0] for g in groups) != num_images:
-        return None
+def repeat_images(counts: list[int], copies: int, tokens_per_image: int) -> torch.Tensor:
+    """Samples with counts[i] placeholders each, laid out as `copies` adjacent rows per sample (beams, samples
+    per prompt: `repeat_interleave(copies)`) -> the index into the M images that those rows' placeholders read,
+    in order: each copy reads its sample's images again (indexed, not re-encoded). counts must fit the images
+    (check_placeholders)."""
     index, start = [], 0
-    for group in groups:
-        index += list(range(start, start + group[0])) * copies
-        start += group[0]
+    for count in counts:
+        images = count // tokens_per_image
+        index += list(range(start, start + images)) * copies
+        start += images
     return torch.tensor(index, dtype=torch.long)

@@ -13,8 +13,10 @@ is zoo/llama.py's Llama, whole (its embedding, blocks, head and KV cache).
 
 Batches: samples may hold different numbers of images, none included (images fill the samples' placeholders
 in order). Left-padded prompts take their positions from the attention mask (a real token's position is
-the number of real tokens before it), so a padded batch gives each sample what it gives alone; the original
-LLaVA code and transformers' forward count padding instead (transformers' `generate` does not).
+the number of real tokens before it), so a padded batch gives each sample what it gives alone. The original
+LLaVA code and transformers' forward count the padding as positions (transformers' `generate` does not):
+with RoPE that shifts all of a sample's positions by its padding, which leaves the math unchanged but not
+the rounding, so in half precision batched answers can differ from single ones.
 
 Decoding: the model is a decoder like Llama (setup_cache, clear_cache, reorder_cache, input_pos). Image
 features go in with the chunk that holds their placeholders, usually the prompt at input_pos 0; the cache
@@ -37,7 +39,8 @@ import torch
 from torch import nn
 
 from backbones.init import init_weights
-from heads.fusion import PROJECTORS, Projector, images_for_rows, placeholder_counts, splice_images
+from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_counts, repeat_images, \
+    splice_images
 from zoo.clip import ClipVisionConfig, ClipVisionTower, blocks_to_run, clip_vit_large_patch14_336, \
     clip_vit_tiny_patch8_32
 from zoo.llama import Llama, LlamaConfig, llama_tiny
@@ -118,17 +121,19 @@ class Llava(ZooModel):
         if self.vision_tower is None:
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but this LLaVA has no vision "
                              "tower (config.vision is None): it takes input_ids only")
+        if pixel_values.is_floating_point():  # float32 images for a bf16 / fp16 model
+            pixel_values = pixel_values.to(self.vision_tower.patch_embed.proj.weight.dtype)
         try:
             features = self.vision_tower.image_features(pixel_values)  # (M, N, Dv)
         except (TypeError, ValueError) as error:
             raise type(error)(f"pixel_values: {error}") from error
         return self.projector(features)  # (M, N, D)
 
-    def bind_images(self, pixel_values: torch.Tensor) -> "ImageConditioned":
+    def bind_images(self, pixel_values: torch.Tensor, num_prompts: int | None = None) -> "ImageConditioned":
         """The decoder conditioned on these images, for zoo.generate and its strategies (see ImageConditioned)."""
         if self.vision_tower is None:
             self.encode_images(pixel_values)  # raises: no tower
-        return ImageConditioned(self, pixel_values)
+        return ImageConditioned(self, pixel_values, num_prompts)
 
     # --------------------------------------------------------------------------- forward
 
@@ -226,15 +231,18 @@ class ImageConditioned(nn.Module):
     reorder_cache, max_positions, vocab_size.
 
     The images are encoded once, at the first chunk (the prompt, input_pos 0), and spliced there; later chunks
-    read them from the KV cache. A session whose rows are G adjacent copies of each prompt (beams, samples)
-    reads each image's features for its G rows: indexed, not re-encoded. An nn.Module holding the model, so
-    `.eval()`, `.training` and `.parameters()` reach it; pixels and features are plain attributes, not state.
+    read them from the KV cache. num_prompts: the prompts the images belong to (None: the session's rows); a
+    session of B = num_prompts x G rows holds G adjacent copies of each prompt (beams, samples, as
+    `repeat_interleave` and beam_search lay them out), and each copy reads its prompt's image features again:
+    indexed, not re-encoded. An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()`
+    reach it; pixels and features are plain attributes, not state.
     """
 
-    def __init__(self, model: Llava, pixel_values: torch.Tensor):
+    def __init__(self, model: Llava, pixel_values: torch.Tensor, num_prompts: int | None = None):
         super().__init__()
         self.model = model
         self.pixel_values = pixel_values  # (M, C, S, S)
+        self.num_prompts = num_prompts
         self.features: torch.Tensor | None = None  # (M, N, D) once encoded
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
@@ -246,11 +254,20 @@ class ImageConditioned(nn.Module):
                           logits_to_keep=logits_to_keep, image_features=self._features_for(tokens) if first else None)
 
     def _features_for(self, tokens: torch.Tensor) -> torch.Tensor:
+        """The image features of the session's rows, in row order: (M x G, N, D) for G copies of each prompt."""
         if self.features is None:
             self.features = self.model.encode_images(self.pixel_values)  # (M, N, D)
-        counts = placeholder_counts(tokens, self.model.config.image_token_id)
-        index = images_for_rows(counts, self.features.shape[0], self.features.shape[1])
-        return self.features if index is None else self.features[index.to(self.features.device)]
+        rows, prompts = tokens.shape[0], self.num_prompts or tokens.shape[0]
+        if rows % prompts:
+            raise ValueError(f"a session of {rows} rows for {prompts} prompts: expected a whole number of rows per "
+                             "prompt (beams, samples)")
+        copies = rows // prompts
+        if copies == 1:
+            return self.features  # splice_images checks the rows against the images
+        counts = placeholder_counts(tokens[::copies], self.model.config.image_token_id)  # (prompts,)
+        images, tokens_per_image = self.features.shape[:2]
+        check_placeholders(counts, images, tokens_per_image, self.model.config.image_token_id)
+        return self.features[repeat_images(counts, copies, tokens_per_image).to(self.features.device)]
 
     @property
     def max_positions(self) -> int:

@@ -14,11 +14,10 @@ from safetensors.torch import save_file
 
 import zoo
 from data.llava_processor import LlavaProcessor, clip_transform
-from heads.fusion import Projector, check_placeholders, images_for_rows, splice_images
+from heads.fusion import Projector, check_placeholders, repeat_images, splice_images
 from tests.helpers import eager_compiled_steps, randomize
 from zoo.convert import hf_llava
 from zoo.convert.common import UnsupportedConfigError
-from zoo.generation import Session
 from zoo.llava import Llava, LlavaConfig
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -354,6 +353,10 @@ def test_placeholders_that_do_not_match_the_images(pair):
         ours(inputs["input_ids"], attention_mask=inputs["attention_mask"])
     with pytest.raises(ValueError, match="no pixel_values"):
         zoo.generate(ours, inputs["input_ids"], 3, attention_mask=inputs["attention_mask"])
+    two = batch("two", "two")  # 2 x 2 placeholders, 2 images: not one prompt's images per beam
+    for beams in (1, 2):
+        with pytest.raises(ValueError, match=r"sample 1: 32 image placeholder\(s\) .* but 0 image feature"):
+            zoo.generate(ours, two["input_ids"], 3, pixel_values=two["pixel_values"][:2], num_beams=beams)
 
 
 def test_bad_pixels(pair):
@@ -395,8 +398,7 @@ def test_splice_writes_each_image_at_its_samples_placeholders():
     assert torch.equal(out[0, [0, 1, 3, 4]], features[:2].reshape(4, 2))
     assert torch.equal(out[2, [1, 2]], features[2]) and not out[1].any()
     check_placeholders([4, 0, 2], 3, 2, 9)
-    assert images_for_rows([4, 4, 2, 2], 3, 2).tolist() == [0, 1, 0, 1, 2, 2]  # 2 copies of each row
-    assert images_for_rows([4, 0, 2], 3, 2) is None
+    assert repeat_images([4, 0, 2], 2, 2).tolist() == [0, 1, 0, 1, 2, 2]  # 2 copies of each sample's rows
 
 
 def test_linear_projector_and_tiny_preset():

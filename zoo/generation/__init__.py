@@ -63,7 +63,7 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
         if not hasattr(model, "bind_images"):
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but {type(model).__name__} "
                              "takes no images: only a vision-language model (LLaVA) does")
-        model = model.bind_images(pixel_values)
+        model = model.bind_images(pixel_values, input_ids.shape[0])
     if config.compile and (draft_model is not None or config.num_beams > 1):
         raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
                          "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")
