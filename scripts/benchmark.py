@@ -21,7 +21,7 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
 Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (forward, train,
-learning, vision, ast, generation/, whisper); this script parses the flags, runs them and prints their tables.
+learning, vision, ast, llava, generation/, whisper); this script parses the flags, runs them and prints their tables.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ import transformers
 from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machine, machine_line, others_share, train,
                        vision)
 from zoo.bench import ast as ast_bench
+from zoo.bench import llava as llava_bench
 from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.config import ModelBench
@@ -40,7 +41,7 @@ from zoo.bench.generation.common import COMPILED_GRAPHS
 from zoo.bench.report import run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-SECTIONS = ["forward", "train", "learning", "vision", "ast", "generation", "whisper"]
+SECTIONS = ["forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -140,6 +141,10 @@ def main(argv=None) -> dict:
     if "ast" in args.only:
         results["ast"] = ast_bench.run(config, quick=args.quick)
         print(ast_bench.report(results["ast"]))
+    if "llava" in args.only:
+        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
+        results["llava"] = llava_bench.run(config, quick=args.quick)
+        print(llava_bench.report(results["llava"]))
     if "generation" in args.only:
         torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
         gen_config = generation_config(args)

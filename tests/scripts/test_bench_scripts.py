@@ -90,6 +90,19 @@ def test_benchmark_ast_quick(tmp_path, capsys):
     assert saved["model"] == "ast_tiny" and all(r["max_abs_diff"] <= 1e-3 for r in saved["forward"])
 
 
+def test_benchmark_llava_quick(tmp_path, capsys, dynamo_limit):
+    """The LLaVA section: prefill and generation with an image against transformers' Llava on the same weights,
+    logits close and tokens identical before anything is timed."""
+    out = tmp_path / "bench.json"
+    benchmark.main(["--quick", "--only", "llava", "--repeats", "2", "--threads", "1", "--json", str(out)])
+    prefill, generate = tables(capsys.readouterr().out)
+    assert prefill[0][:2] == ["batch", "ours prompts/s"] and [r[0] for r in prefill[1:]] == ["1", "4"]
+    assert generate[0][:2] == ["batch", "ours new tok/s"] and [r[0] for r in generate[1:]] == ["1", "4"]
+    saved = json.loads(out.read_text())["llava"]
+    assert saved["image_tokens"] == 16 and all(r["max_abs_diff"] <= 1e-4 for r in saved["prefill"])
+    assert all(r["ours_tok_s"] > 0 and r["ref_tok_s"] > 0 for r in saved["generate"])
+
+
 @pytest.mark.slow  # compiles the decoding step (about a minute on 2 cores)
 def test_benchmark_generation_quick_decode_context_command(tmp_path):
     out = tmp_path / "gen.json"
