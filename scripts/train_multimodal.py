@@ -1,0 +1,308 @@
+#!/usr/bin/env python
+"""Train a LLaVA on the shared engine, in LLaVA's two stages, on shape scenes whose answers can be checked.
+
+    python scripts/train_multimodal.py --stage 1 --out runs/vl1                     # projector on captions
+    python scripts/train_multimodal.py --stage 2 --init runs/vl1 --out runs/vl2     # + LM on questions
+    torchrun --nproc_per_node 2 scripts/train_multimodal.py ...                     # the same script, DDP
+
+Stage 1 trains the projector alone (tower and language model frozen) on image-caption pairs; stage 2 starts
+from a stage-1 output (--init: its directory or its model/) and trains projector and language model, the
+tower frozen, on question-answer pairs with the loss on the answer tokens only (LlavaProcessor's
+training_batch). Data: data/scenes.py's ShapeScenes (train split), optionally with data/image_qa.py's
+Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generation through zoo.generate
+(pixel_values=) on held-out questions, exact match after normalize_answer, per question kind, on the "val"
+split (unseen layouts) and the "test" split (unseen phrasings and colour-shape pairs).
+
+Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
+cell. The language model starts from random weights. The tokenizer is a byte-level BPE (data.tokenization's
+train_bpe, as train_text.py and train_audio.py learn theirs) trained on the train split's texts only (captions,
+questions, answers), by stage 1, and carried from there: model/ holds it beside the weights (tokenizer.json),
+with preprocess_config.json for the pixels, which is what scripts/chat.py loads.
+
+The tower: random weights by default, or --tower DIR, a ViT trained by scripts/train_vision.py (grey
+presets get their patch projection repeated over RGB, so they see luminance). Random is the default because
+it measured better here: the ViTs train_vision.py makes are grey digit / clothing classifiers at other
+patch grids, which throw colour away, while a random frozen tower is a random projection of each cell's
+pixels that keeps colour and shape separable for the projector (numbers in the tower measurement below).
+
+Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (stage 2: accuracy per
+kind on val and test) and model/ (save_pretrained + tokenizer.json + preprocess_config.json).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import torch
+
+import zoo
+from data.image_qa import LabelledImageQA
+from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
+from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform
+from data.loader import BatchStream, iterate_once
+from data.scenes import ShapeScenes, normalize_answer
+from data.tokenization import Tokenizer, load_tokenizer, train_bpe
+from heads.lm import CausalLMHead
+from zoo.clip import ClipVisionConfig
+from zoo.llava import Llava
+from zoo.training import distributed_context, is_main_process, train
+from zoo.training.cli import add_training_arguments, train_config
+from zoo.training.tasks import held_out_loss
+
+SPLITS = ("val", "test")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--stage", type=int, choices=[1, 2], required=True)
+    p.add_argument("--init", help="stage 2: a stage-1 output directory (or its model/)")
+    p.add_argument("--model", default="llava_scenes", help="registered LLaVA preset (stage 1)")
+    p.add_argument("--tower", help="stage 1: start the tower from a ViT directory (scripts/train_vision.py)")
+    p.add_argument("--vocab-size", type=int, default=384, help="BPE tokens (stage 1; below the placeholder id)")
+    p.add_argument("--scenes", type=int, default=4000, help="training scenes")
+    p.add_argument("--questions-per-scene", type=int, default=4)
+    p.add_argument("--eval-scenes", type=int, default=250, help="scenes per held-out split (4 questions each)")
+    p.add_argument("--rephrase", type=float, default=0.5,
+                   help="stage 2: share of training questions perturbed (words turned around, a made-up word added)")
+    p.add_argument("--extra", default="", help="comma-separated image_qa sources mixed in: digits,fashion-mnist")
+    p.add_argument("--extra-limit", type=int, default=1000, help="images per extra source")
+    add_training_arguments(p, steps=1000, batch_size=64, lr=3e-3, warmup=50, weight_decay=0.05,
+                           eval_every=250, eval_batches=4, save_every=500, out="runs/multimodal")
+    args = p.parse_args(argv)
+    if args.stage == 2 and not args.init:
+        raise SystemExit("--stage 2 starts from a stage-1 output: pass --init DIR")
+    if args.init and args.tower:
+        raise SystemExit("--tower starts a new model (stage 1); --init already holds a tower")
+    args.extra = [s for s in args.extra.split(",") if s]
+    return args
+
+
+# ----------------------------------------------------------------------------- model, tokenizer
+
+
+def model_dir(directory: str | Path) -> Path:
+    directory = Path(directory)
+    return directory / "model" if (directory / "model" / "config.json").is_file() else directory
+
+
+def tower_from_vit(config, vit_dir: str) -> tuple[Llava, dict]:
+    """A LLaVA of `config` whose tower is the ViT in vit_dir (its blocks up to the feature layer), and the
+    pixel preprocessing that ViT was trained with (RGB: a grey ViT's patch projection is repeated / 3)."""
+    vit = zoo.load_directory(vit_dir)
+    if vit.config.family != "vit":
+        raise SystemExit(f"--tower {vit_dir} is a {vit.config.family} model; expected a ViT (train_vision.py)")
+    vision = ClipVisionConfig.from_vit(vit.config, num_classes=0, in_chans=3, vision_feature_layer=-1)
+    model = Llava(dataclasses.replace(config, vision=vision))
+    state = {k: v for k, v in vit.state_dict().items() if not k.startswith("head.")}
+    weight = state["patch_embed.proj.weight"]  # (D, C, P, P)
+    state["patch_embed.proj.weight"] = weight.repeat(1, 3 // weight.shape[1], 1, 1) / (3 // weight.shape[1])
+    missing, unexpected = model.vision_tower.load_state_dict(state, strict=False)
+    if missing:
+        raise SystemExit(f"--tower {vit_dir}: the tower's {missing} are not in the ViT")
+    pre = load_preprocess_config(vit_dir, vit.config)
+    pre = {**pre, "in_chans": 3, "mean": (pre["mean"][0],) * 3, "std": (pre["std"][0],) * 3}
+    return model, pre
+
+
+def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
+    """Stage 2: --init's model, tokenizer and preprocessing. Stage 1: a fresh preset (or --tower), this run's
+    tokenizer (resume) or a new BPE of the training texts."""
+    if args.init:
+        directory = model_dir(args.init)
+        model = zoo.load_pretrained(directory)
+        return model, load_tokenizer(directory), load_preprocess_config(directory, model.config.vision)
+    if zoo.model_info(args.model)["family"] != "llava":
+        raise SystemExit(f"--model {args.model} is not a LLaVA preset (zoo.list_models('llava*'))")
+    model = zoo.create_model(args.model)
+    if args.tower:
+        model, pre = tower_from_vit(model.config, args.tower)
+    else:
+        pre = preprocess_config(model.config.vision, mean=CLIP_MEAN, std=CLIP_STD, interpolation="bicubic")
+    if (out / "tokenizer" / "tokenizer.json").is_file():
+        return model, load_tokenizer(out / "tokenizer"), pre
+    if args.vocab_size >= model.config.image_token_id:
+        raise SystemExit(f"--vocab-size {args.vocab_size} must stay below the placeholder id "
+                         f"{model.config.image_token_id}")
+    tokenizer = train_bpe(training_texts(args, pre["size"]), vocab_size=args.vocab_size)
+    if is_main_process():
+        tokenizer.save(out / "tokenizer")
+    return model, tokenizer, pre
+
+
+def training_texts(args, image_size: int) -> list[str]:
+    """Every text of the train split (captions, questions, answers): what the BPE learns from."""
+    texts = []
+    for mode in ("caption", "qa"):
+        for dataset in datasets(args, "train", mode, image_size, None):
+            texts += [f"{dataset.qa(i).question} {dataset.qa(i).answer}" for i in range(len(dataset))]
+    return texts
+
+
+def freeze(model: Llava, stage: int) -> None:
+    """Stage 1: the projector alone trains. Stage 2: projector and language model; the tower never does."""
+    for name, p in model.named_parameters():
+        p.requires_grad = name.startswith("projector.") or (stage == 2 and name.startswith("language_model."))
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def datasets(args, split: str, mode: str, image_size: int, transform, num_scenes: int | None = None) -> list:
+    scenes = args.scenes if split == "train" else args.eval_scenes
+    sets = [ShapeScenes(split, num_scenes or scenes, image_size=image_size, mode=mode, transform=transform,
+                        questions_per_scene=args.questions_per_scene)]
+    sets += [LabelledImageQA(source, split, image_size=image_size, mode=mode, transform=transform,
+                             limit=args.extra_limit) for source in (args.extra if split == "train" else ())]
+    return sets
+
+
+class Collate:
+    """Samples -> LlavaProcessor.training_batch (right-padded; labels on the answer and its eos only).
+
+    rephrase > 0 (stage 2 training): each question is perturbed with that probability, so the model reads
+    its words rather than their places: its words turned around at a random point (a cyclic shift: "what
+    colour is the circle" -> "the circle what colour is") or a made-up word inserted (letters the
+    vocabulary may not hold whole, as an unseen word is); both keep every word of the question. Its random state is saved with the
+    stream, so a resumed run sees the same batches."""
+
+    def __init__(self, processor: LlavaProcessor, rephrase: float = 0.0, seed: int = 0):
+        self.processor, self.rephrase = processor, rephrase
+        self.rng = np.random.default_rng(seed)
+
+    def perturb(self, prompt: str) -> str:
+        head, question, tail = prompt.split("\n")  # PROMPT_FORMAT: "<image>\n{question}\nanswer:"
+        words = question.split()
+        if self.rng.random() < 0.5:
+            cut = int(self.rng.integers(1, len(words)))
+            words = words[cut:] + words[:cut]
+        else:
+            word = "".join(chr(97 + int(c)) for c in self.rng.integers(26, size=int(self.rng.integers(3, 8))))
+            words.insert(int(self.rng.integers(len(words) + 1)), word)
+        return "\n".join((head, " ".join(words), tail))
+
+    def __call__(self, samples) -> dict[str, torch.Tensor]:
+        prompts = [self.perturb(s.prompt) if self.rephrase and self.rng.random() < self.rephrase else s.prompt
+                   for s in samples]
+        batch = self.processor.training_batch(prompts, [s.answer for s in samples], [s.image for s in samples])
+        return {k: v for k, v in batch.items() if k != "image_counts"}
+
+    def state_dict(self) -> dict:
+        return {"rng": self.rng.bit_generator.state}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.rng.bit_generator.state = state["rng"]
+
+
+def answer_loss(model, batch: dict[str, torch.Tensor]):
+    """Cross-entropy on the labelled tokens (answers, or captions in stage 1), and their token accuracy."""
+    logits = model(batch["input_ids"], batch["pixel_values"], batch["attention_mask"])  # (B, T, V)
+    labels = batch["labels"]
+    known = labels != -100
+    return CausalLMHead.loss(logits, labels), {"token_acc": (logits.argmax(-1)[known] == labels[known]).float().mean()}
+
+
+@torch.no_grad()
+def answer(model: Llava, processor: LlavaProcessor, prompts: list[str], images: list, max_new_tokens: int = 8) \
+        -> list[str]:
+    """Greedy answers to a batch of prompts (one image each), left-padded, through zoo.generate."""
+    inputs = processor(prompts, [[im] for im in images])
+    device = next(model.parameters()).device
+    ids, mask = inputs["input_ids"].to(device), inputs["attention_mask"].to(device)
+    out = zoo.generate(model, ids, max_new_tokens, attention_mask=mask, eos_id=processor.eos_id,
+                       pixel_values=inputs["pixel_values"].to(device))
+    tokens = out[:, ids.shape[1]:].tolist()
+    return [processor.tokenizer.decode(row[:row.index(processor.eos_id)] if processor.eos_id in row else row)
+            for row in tokens]
+
+
+def accuracy(model: Llava, processor: LlavaProcessor, dataset, limit: int | None = None,
+             batch_size: int = 64) -> tuple[dict[str, float], list[dict]]:
+    """Exact match after normalize_answer, overall and per kind, over the first `limit` items."""
+    n = len(dataset) if limit is None else min(limit, len(dataset))
+    rows = []
+    for lo in range(0, n, batch_size):
+        samples = [dataset[i] for i in range(lo, min(n, lo + batch_size))]
+        predicted = answer(model, processor, [s.prompt for s in samples], [s.image for s in samples])
+        rows += [{"kind": s.kind, "prompt": s.prompt, "answer": s.answer, "predicted": p,
+                  "correct": normalize_answer(p) == normalize_answer(s.answer)} for s, p in zip(samples, predicted)]
+    per_kind = defaultdict(list)
+    for row in rows:
+        per_kind[row["kind"]].append(row["correct"])
+    scores = {"overall": sum(r["correct"] for r in rows) / max(len(rows), 1)}
+    scores.update({kind: sum(v) / len(v) for kind, v in sorted(per_kind.items())})
+    return scores, rows
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = train_config(args)
+    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
+    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    model, tokenizer, pre = build(args, out)
+    freeze(model, args.stage)
+    transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])
+    processor = LlavaProcessor(tokenizer, model.config.image_token_id, model.num_image_tokens, transform)
+    mode = "caption" if args.stage == 1 else "qa"
+    train_set = torch.utils.data.ConcatDataset(datasets(args, "train", mode, pre["size"], transform))
+    held_out = {split: datasets(args, split, mode, pre["size"], transform)[0] for split in SPLITS}
+    collate = Collate(processor)  # held-out batches: the questions as they are
+    rephrase = args.rephrase if args.stage == 2 else 0.0
+    stream = BatchStream(train_set, args.batch_size, Collate(processor, rephrase, args.seed + ctx.rank), seed=args.seed, rank=ctx.rank,
+                         world_size=ctx.world_size)
+    limit = args.eval_batches * args.batch_size or None
+
+    def eval_fn(m):
+        loss = held_out_loss(m, iterate_once(held_out["val"], args.batch_size, collate), answer_loss)
+        if args.stage == 1:
+            return {"loss": loss}
+        return {"loss": loss, "acc": accuracy(m, processor, held_out["val"], limit)[0]["overall"]}
+
+    if ctx.is_main:
+        trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        print(f"stage {args.stage} ({args.init or args.model}{', tower ' + args.tower if args.tower else ''}): "
+              f"{sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {trainable / 1e6:.2f}M "
+              f"trained; vocab {tokenizer.vocab_size}; {len(train_set)} train / "
+              + " / ".join(f"{len(s)} {k}" for k, s in held_out.items()) + f" {mode} items")
+    result = train(model, stream, answer_loss, config, eval_fn=eval_fn)
+    if not is_main_process():
+        return {}
+    model.eval()
+    summary = {"stage": args.stage, "model": args.init or args.model, "tower": args.tower or "random",
+               "rephrase": rephrase,
+               "steps": result.step, "train_loss": result.train_loss, "wall_s": result.wall_time,
+               "train_items": len(train_set)}
+    for split, dataset in held_out.items():
+        summary[f"{split}_loss"] = held_out_loss(model, iterate_once(dataset, args.batch_size, collate), answer_loss)
+    if args.stage == 2:
+        with open(out / "answers.jsonl", "w") as f:
+            for split, dataset in held_out.items():
+                scores, rows = accuracy(model, processor, dataset)
+                summary[f"{split}_acc"] = scores
+                for row in rows:
+                    f.write(json.dumps({"split": split, **row}) + "\n")
+                print(f"{split} accuracy {scores['overall']:.3f} on {len(rows)} held-out questions: "
+                      + ", ".join(f"{k} {v:.3f}" for k, v in scores.items() if k != "overall"))
+    else:
+        sample = held_out["test"][0]
+        caption = answer(model, processor, [sample.prompt], [sample.image], max_new_tokens=40)[0]
+        summary["sample_caption"] = {"reference": sample.answer, "generated": caption}
+        print(f"held-out caption loss {summary['test_loss']:.4f}; {sample.answer!r} -> {caption!r}")
+    model.save_pretrained(out / "model")
+    tokenizer.save(out / "model")
+    save_preprocess_config(pre, out / "model")
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(f"({result.wall_time:.0f} s)")
+    return summary
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""scripts/train_multimodal.py end to end on tiny settings: stage 1 (projector on captions) and stage 2 (projector
+and language model on questions) train on the shared engine, the loss goes down, a resumed run logs the losses of
+an uninterrupted one, and the saved model answers held-out questions through the public API as the run scored."""
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+import zoo
+from data.images import load_preprocess_config
+from data.llava_processor import LlavaProcessor, clip_transform
+from data.scenes import KINDS, ShapeScenes, normalize_answer
+from data.tokenization import load_tokenizer
+from zoo.training import engine
+from tests.helpers import load_script
+
+train_multimodal = load_script("train_multimodal")
+TINY = ["--scenes", "60", "--eval-scenes", "4", "--batch-size", "16", "--vocab-size", "300", "--warmup", "2",
+        "--no-progress", "--threads", "1"]
+
+
+def train_losses(out: Path) -> dict[int, float]:
+    return {r["step"]: r["loss"] for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
+            if r["split"] == "train"}
+
+
+class Stopped(Exception):
+    pass
+
+
+@pytest.fixture(scope="module")
+def stage1(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("stage1")
+    train_multimodal.main([*TINY, "--stage", "1", "--steps", "3", "--eval-every", "0", "--out", str(out)])
+    return out
+
+
+def test_stage1_trains_the_projector_alone(stage1):
+    summary = json.loads((stage1 / "summary.json").read_text())
+    assert summary["stage"] == 1 and summary["steps"] == 3 and sorted(train_losses(stage1)) == [1, 2, 3]
+    trained = zoo.load_pretrained(stage1 / "model")
+    torch.manual_seed(0)  # the script's seed: the same initial weights
+    fresh = zoo.create_model("llava_scenes")
+    for name, p in trained.state_dict().items():
+        assert torch.equal(p, fresh.state_dict()[name]) != name.startswith("projector."), name
+    for name in ("tokenizer.json", "preprocess_config.json"):
+        assert (stage1 / "model" / name).is_file()
+    assert load_tokenizer(stage1 / "model").vocab_size <= 300 < trained.config.image_token_id
+
+
+def test_stage2_learns_resumes_and_answers_through_the_public_api(stage1, tmp_path, monkeypatch):
+    args = [*TINY, "--stage", "2", "--init", str(stage1), "--steps", "40", "--lr", "5e-3", "--eval-every", "20",
+            "--eval-batches", "1"]
+    straight = tmp_path / "straight"
+    summary = train_multimodal.main([*args, "--out", str(straight)])
+    losses = train_losses(straight)
+    assert sorted(losses) == list(range(1, 41))
+    first, last = sum(losses[s] for s in range(1, 6)) / 5, sum(losses[s] for s in range(36, 41)) / 5
+    assert last < 0.5 * first, (first, last)  # ln 512 = 6.2 at the start; answers are a few dozen words
+    assert summary == json.loads((straight / "summary.json").read_text())
+    for split in ("val", "test"):
+        scores = summary[f"{split}_acc"]
+        assert 0.0 <= scores["overall"] <= 1.0 and set(scores) - {"overall"} <= set(KINDS)
+
+    resumed = tmp_path / "resumed"
+    with monkeypatch.context() as patch:  # the run stops right after its checkpoint at step 25, as if killed
+        original = engine._Run.save
+
+        def save_then_stop(run):
+            original(run)
+            raise Stopped
+        patch.setattr(engine._Run, "save", save_then_stop)
+        with pytest.raises(Stopped):
+            train_multimodal.main([*args, "--save-every", "25", "--out", str(resumed)])
+    assert max(train_losses(resumed)) == 25
+    train_multimodal.main([*args, "--out", str(resumed), "--resume"])
+    assert train_losses(resumed) == losses  # bit for bit: data order, question perturbations, RNG, optimizer
+
+    # The saved model, its tokenizer and preprocessing answer the held-out questions as the run scored them.
+    directory = straight / "model"
+    model = zoo.load_pretrained(directory).eval()
+    pre = load_preprocess_config(directory, model.config.vision)
+    processor = LlavaProcessor(load_tokenizer(directory), model.config.image_token_id, model.num_image_tokens,
+                               clip_transform(pre["size"], mean=pre["mean"], std=pre["std"]))
+    rows = [json.loads(line) for line in (straight / "answers.jsonl").read_text().splitlines()]
+    test = ShapeScenes("test", 4, image_size=pre["size"])
+    assert [r["prompt"] for r in rows if r["split"] == "test"] == [s.prompt for s in test]
+    samples = [test[i] for i in range(3)]
+    inputs = processor([s.prompt for s in samples], [[s.image] for s in samples])
+    out = zoo.generate(model, inputs["input_ids"], 8, attention_mask=inputs["attention_mask"],
+                       pixel_values=inputs["pixel_values"], eos_id=processor.eos_id)
+    for row, tokens in zip([r for r in rows if r["split"] == "test"], out[:, inputs["input_ids"].shape[1]:].tolist()):
+        tokens = tokens[:tokens.index(processor.eos_id)] if processor.eos_id in tokens else tokens
+        assert processor.tokenizer.decode(tokens) == row["predicted"]
+        assert row["correct"] == (normalize_answer(row["predicted"]) == normalize_answer(row["answer"]))
+    test_rows = [r for r in rows if r["split"] == "test"]
+    assert summary["test_acc"]["overall"] == pytest.approx(sum(r["correct"] for r in test_rows) / len(test_rows))
+
+
+def test_tower_from_a_vit(tmp_path):
+    """--tower: a grey ViT's weights become the tower (patch projection repeated over RGB, divided by 3)."""
+    torch.manual_seed(1)
+    vit = zoo.create_model("vit_tiny_patch2_8", image_size=48, patch_size=16)
+    vit.save_pretrained(tmp_path / "vit")
+    out = tmp_path / "run"
+    summary = train_multimodal.main([*TINY, "--stage", "1", "--tower", str(tmp_path / "vit"), "--steps", "1",
+                                     "--eval-every", "0", "--out", str(out)])
+    assert summary["tower"] == str(tmp_path / "vit")
+    tower = zoo.load_pretrained(out / "model").vision_tower
+    vit_state = vit.state_dict()
+    for name, p in tower.state_dict().items():
+        if name != "patch_embed.proj.weight":
+            assert torch.equal(p, vit_state[name]), name
+    grey = vit.patch_embed.proj.weight  # (D, 1, P, P)
+    assert torch.allclose(tower.patch_embed.proj.weight, grey.repeat(1, 3, 1, 1) / 3)
+
+
+def test_stage2_needs_init():
+    with pytest.raises(SystemExit, match="--init"):
+        train_multimodal.main(["--stage", "2", "--steps", "1"])
