@@ -13,14 +13,13 @@ Legend: B prompts, N image tokens, P text tokens per prompt.
 from __future__ import annotations
 
 import copy
-import time
 
 import torch
 
 import zoo
 from zoo.bench.config import ModelBench
 from zoo.bench.forward import three_ways
-from zoo.bench.generation.decode import check_same_tokens
+from zoo.bench.generation.decode import first_calls_checked
 from zoo.bench.references import check_close
 from zoo.bench.report import BenchmarkError, ratio_cells, table
 from zoo.bench.timing import interleaved, summarize
@@ -101,12 +100,8 @@ def run_generate(ours, packed, ref, ids, pixels, mask, config: ModelBench, compi
                                        min_new_tokens=new, do_sample=False, eos_token_id=None, pad_token_id=0)}
     variants = [side for side in fns if side not in ("ours", "ref")]
     with torch.inference_mode():
-        want = fns["ref"]()
-        first_call = {}
-        for side in ("ours", *variants):
-            start = time.perf_counter()
-            check_same_tokens(f"llava batch {batch} ({side})", fns[side](), want, (batch, ids.shape[1] + new))
-            first_call[side] = time.perf_counter() - start
+        first_call = first_calls_checked(f"llava batch {batch}", fns, ("ours", *variants), fns["ref"](),
+                                         (batch, ids.shape[1] + new))
         times = interleaved(fns, 1, max(3, config.repeats // 2))
     row = {"batch": batch, **summarize(times, batch * new), "compile_s": first_call.get("packed+compiled"),
            **{side: summarize(times, batch * new, ours=side) for side in variants}}

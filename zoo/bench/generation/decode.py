@@ -29,6 +29,17 @@ def check_same_tokens(what: str, ours: torch.Tensor, ref: torch.Tensor, expected
                          "not timing different computations")
 
 
+def first_calls_checked(what: str, fns: dict, sides, want: torch.Tensor, expected_shape: tuple) -> dict[str, float]:
+    """Each side's first call (compiled ones compile there), checked against the reference's tokens `want`:
+    {side: seconds}."""
+    seconds = {}
+    for side in sides:
+        start = time.perf_counter()
+        check_same_tokens(f"{what} ({side})", fns[side](), want, expected_shape)
+        seconds[side] = time.perf_counter() - start
+    return seconds
+
+
 def run(config: GenerationBench, pairs: dict) -> list[dict]:
     """One row per model and batch: ours, its VARIANTS and transformers interleaved five ways; the
     compiled variants' first calls (which compile) are timed apart. pairs: {model: reference_pair(model)}."""
@@ -43,12 +54,8 @@ def run(config: GenerationBench, pairs: dict) -> list[dict]:
                    "compiled": lambda: generate(ours, ids, new, compile=True),
                    "packed+compiled": lambda: generate(packed, ids, new, compile=True),
                    "ref": lambda: ref_generate(ref, ids, new)}
-            want = fns["ref"]()
-            first_call = {}
-            for side in ("ours", *VARIANTS):
-                start = time.perf_counter()
-                check_same_tokens(f"{name} batch {batch} ({side})", fns[side](), want, (batch, ids.shape[1] + new))
-                first_call[side] = time.perf_counter() - start
+            first_call = first_calls_checked(f"{name} batch {batch}", fns, ("ours", *VARIANTS), fns["ref"](),
+                                             (batch, ids.shape[1] + new))
             times = interleaved(fns, config.gen_warmup, config.gen_repeats)
             row = {"model": name, "batch": batch, **summarize(times, batch * new),
                    "compile_s": first_call["compiled"], "packed_compile_s": first_call["packed+compiled"]}
