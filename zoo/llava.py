@@ -43,6 +43,7 @@ from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_
     splice_images
 from zoo.clip import ClipVisionConfig, ClipVisionTower, blocks_to_run, clip_vit_large_patch14_336, \
     clip_vit_tiny_patch8_32
+from zoo.generation.conditioned import BoundDecoder
 from zoo.llama import Llama, LlamaConfig, llama_tiny
 from zoo.pretrained import ZooModel
 from zoo.registry import register_family, register_model
@@ -225,7 +226,7 @@ class Llava(ZooModel):
         return {f"vision_tower.{name}" for name in self.vision_tower.no_weight_decay()}
 
 
-class ImageConditioned(nn.Module):
+class ImageConditioned(BoundDecoder):
     """A Llava bound to pixel_values (M, C, S, S), seen as a decoder-only model by zoo.generate's Session:
     `model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=)`, setup_cache, clear_cache,
     reorder_cache, max_positions, vocab_size.
@@ -239,8 +240,7 @@ class ImageConditioned(nn.Module):
     """
 
     def __init__(self, model: Llava, pixel_values: torch.Tensor, num_prompts: int | None = None):
-        super().__init__()
-        self.model = model
+        super().__init__(model)
         self.pixel_values = pixel_values  # (M, C, S, S)
         self.num_prompts = num_prompts
         self.features: torch.Tensor | None = None  # (M, N, D) once encoded
@@ -268,23 +268,6 @@ class ImageConditioned(nn.Module):
         images, tokens_per_image = self.features.shape[:2]
         check_placeholders(counts, images, tokens_per_image, self.model.config.image_token_id)
         return self.features[repeat_images(counts, copies, tokens_per_image).to(self.features.device)]
-
-    @property
-    def max_positions(self) -> int:
-        return self.model.max_positions
-
-    @property
-    def vocab_size(self) -> int:
-        return self.model.vocab_size
-
-    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        self.model.setup_cache(batch_size, max_len, dtype)
-
-    def clear_cache(self) -> None:
-        self.model.clear_cache()
-
-    def reorder_cache(self, index: torch.Tensor) -> None:
-        self.model.reorder_cache(index)
 
 
 register_family(LlavaConfig, Llava)

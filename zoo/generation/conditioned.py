@@ -21,28 +21,13 @@ import torch
 from torch import nn
 
 
-class AudioConditioned(nn.Module):
-    """`model`'s decoder conditioned on `audio_features` (A, N, D), one row per audio.
+class BoundDecoder(nn.Module):
+    """A model bound to inputs other than its tokens (audio features, images), seen as a decoder-only model:
+    the cache methods, `max_positions` and `vocab_size` are the model's; a subclass gives forward()."""
 
-    A session of B = A x G rows (G beams or samples per audio, each audio's rows next to each
-    other, as `repeat_interleave` and beam_search lay them out) reads each audio's cross-attention keys
-    and values for its G rows: they are computed and stored once per audio, never repeated.
-    An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()` (which the
-    strategies and compiled steps use) reach it; the features are a plain attribute, not state.
-    """
-
-    def __init__(self, model: nn.Module, audio_features: torch.Tensor):
+    def __init__(self, model: nn.Module):
         super().__init__()
         self.model = model
-        self.audio_features = audio_features  # (A, N, D)
-
-    def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
-                positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
-                logits_to_keep: int | None = None) -> torch.Tensor:
-        """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
-        first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
-        return self.model.decode(tokens, self.audio_features if first else None, attention_mask=attention_mask,
-                                 positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep)
 
     @property
     def max_positions(self) -> int:
@@ -53,15 +38,41 @@ class AudioConditioned(nn.Module):
         return self.model.vocab_size
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        audios = self.audio_features.shape[0]
-        if batch_size % audios:
-            raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
-                             f"a whole number of rows per audio (beams, samples)")
         self.model.setup_cache(batch_size, max_len, dtype)
 
     def clear_cache(self) -> None:
         self.model.clear_cache()
 
     def reorder_cache(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` of the self- and cross-attention caches (beam search)."""
+        """Keep batch rows `index` of the model's caches (beam search)."""
         self.model.reorder_cache(index)
+
+
+class AudioConditioned(BoundDecoder):
+    """`model`'s decoder conditioned on `audio_features` (A, N, D), one row per audio.
+
+    A session of B = A x G rows (G beams or samples per audio, each audio's rows next to each
+    other, as `repeat_interleave` and beam_search lay them out) reads each audio's cross-attention keys
+    and values for its G rows: they are computed and stored once per audio, never repeated.
+    An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()` (which the
+    strategies and compiled steps use) reach it; the features are a plain attribute, not state.
+    """
+
+    def __init__(self, model: nn.Module, audio_features: torch.Tensor):
+        super().__init__(model)
+        self.audio_features = audio_features  # (A, N, D)
+
+    def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
+                positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
+                logits_to_keep: int | None = None) -> torch.Tensor:
+        """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
+        first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
+        return self.model.decode(tokens, self.audio_features if first else None, attention_mask=attention_mask,
+                                 positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep)
+
+    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
+        audios = self.audio_features.shape[0]
+        if batch_size % audios:
+            raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
+                             f"a whole number of rows per audio (beams, samples)")
+        super().setup_cache(batch_size, max_len, dtype)
