@@ -6,7 +6,10 @@ of three backends, tried in priority order as xformers' fmha dispatcher does:
 - `xformers`: memory-efficient attention (Rabe & Staats 2021; xformers 0.0.35)
   on CUDA in fp16/bf16. It wants (B, T, H, Dh) and additive biases.
 - `sdpa`: `torch.nn.functional.scaled_dot_product_attention`, which on CPU has
-  a flash-style kernel and on CUDA flash / memory-efficient kernels.
+  a flash-style kernel and on CUDA flash / memory-efficient kernels. Decoding
+  shapes on the CPU in fp32 (1-16 query rows over a cache, no mask) go to our
+  zoo::decode_attention instead once the zoo operators are loaded (packing a
+  model loads them): backbones/inference/attention_kernel.py.
 - `math`: the explicit formula; always available, the test oracle for the
   others, and the only one that can return the attention weights.
 
@@ -21,6 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.inference import attention_kernel
 from backbones.masks import combine, ensure_nonempty_rows
 from backbones.precision import InputProjections, cast_for_autocast
 
@@ -124,6 +128,9 @@ def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
 
 
 def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
+    if attention_kernel.applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
+        return attention_kernel.decode_attention(q, k.contiguous() if k.stride(-1) != 1 else k,
+                                                 v.contiguous() if v.stride(-1) != 1 else v, scale)
     tq, tk = q.shape[-2], k.shape[-2]
     gqa = q.shape[1] != k.shape[1]
     if mask is None and (not causal or tq == tk):

@@ -52,8 +52,10 @@ import torch
 
 from backbones.inference import torch_private
 
-SOURCE = Path(__file__).with_name("csrc") / "gemv.cpp"
-INCLUDED = (Path(__file__).with_name("csrc") / "gemv_rows.inc",)  # what SOURCE includes: part of the build name
+CSRC = Path(__file__).with_name("csrc")
+# One extension holds the zoo operators: zoo::gemv here and zoo::decode_attention (attention_kernel.py).
+SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp")
+INCLUDED = (CSRC / "gemv_rows.inc",)  # what the sources include: part of the build name
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
 _CFLAGS = ["-O3", "-fopenmp"]  # no -m flags: each kernel carries its own target (csrc/gemv.cpp)
@@ -115,7 +117,7 @@ def _ninja_on_path():
 def build_name() -> str:
     """The extension's name, hence its build folder: one per source and flags, so two checkouts with
     different kernels never load each other's build."""
-    sources = b"".join(path.read_bytes() for path in (SOURCE, *INCLUDED))
+    sources = b"".join(path.read_bytes() for path in (*SOURCES, *INCLUDED))
     digest = hashlib.sha1(sources + " ".join(_CFLAGS).encode()).hexdigest()[:12]
     return f"zoo_gemv_{digest}"
 
@@ -137,7 +139,7 @@ def _build() -> None:
     name = build_name()
     _clear_stale_lock(name)
     with _ninja_on_path():
-        load(name=name, sources=[str(SOURCE)], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
+        load(name=name, sources=[str(path) for path in SOURCES], extra_cflags=_CFLAGS, extra_ldflags=["-fopenmp"],
              is_python_module=False, verbose=False)
 
 
@@ -149,6 +151,16 @@ def _register_fake() -> None:
         torch_private.check(x.shape[-1] == weight.shape[1],
                             lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
+
+    @torch.library.register_fake("zoo::decode_attention")
+    def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
+        return q.new_empty(q.shape, memory_format=torch.contiguous_format)
+
+
+def loaded() -> bool:
+    """Whether the zoo operators are built and loaded in this process (available() was asked and succeeded):
+    what decides, without building anything, whether attention may use zoo::decode_attention."""
+    return _state.get("ok", False)
 
 
 def available(dtype: torch.dtype = torch.bfloat16) -> bool:
@@ -164,7 +176,7 @@ def available(dtype: torch.dtype = torch.bfloat16) -> bool:
                     _build()
                     _register_fake()
                 except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
-                    reason = f"building {SOURCE.name} failed: {type(error).__name__}: {str(error)[-500:]}"
+                    reason = f"building {', '.join(p.name for p in SOURCES)} failed: {type(error).__name__}: {str(error)[-500:]}"
                     warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
             _state.update(ok=reason is None, reason=reason)
         return _state["ok"]

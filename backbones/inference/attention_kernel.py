@@ -1,0 +1,38 @@
+"""Attention of a few query rows over a long cache through our kernel, `zoo::decode_attention`
+(csrc/attention.cpp; AVX2 + FMA, fp32), built with zoo::gemv (gemv.py).
+
+A decoding step asks for one row of attention (a few with beams folded into one query) over every cached
+key: whisper_tiny's cross-attention reads 1500 keys and values per layer per token, cold. torch's CPU flash
+kernel reads them at about half the machine's bandwidth in that shape; ours reads each head's keys once for
+all its query rows, then its values once, with software prefetching.
+
+`attend()` (backbones/attention.py) routes to it where `applies()`: fp32 on the CPU, no mask (or causal with
+one query row, which masks nothing), no dropout, no gradient, 1-16 query rows, a head width that is a
+multiple of 8 up to 256, and the zoo operators already loaded in this process (`gemv.loaded()`: packing a
+model, `pack_for_inference`, loads them; attention never builds them itself). Results equal torch's up to
+rounding (exp is a polynomial with relative error below 2e-7).
+"""
+from __future__ import annotations
+
+import torch
+
+from backbones.inference import gemv
+
+MAX_QUERIES = 16
+MAX_HEAD_DIM = 256
+
+
+def applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
+    """Whether attend() may hand these inputs to zoo::decode_attention (see the module docstring)."""
+    tq, dh = q.shape[-2], q.shape[-1]
+    return (mask is None and (not causal or tq == 1) and dropout_p == 0.0 and 1 <= tq <= MAX_QUERIES
+            and dh % 8 == 0 and dh <= MAX_HEAD_DIM and k.shape[-2] >= 1 and q.is_cpu
+            and q.dtype == k.dtype == v.dtype == torch.float32 and gemv.supports(torch.float32)
+            and not (torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad))
+            and gemv.loaded())
+
+
+def decode_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
+    """softmax(q k^T * scale) v: q (B, H, Tq, Dh), k/v (B, Hkv, Tk, Dh) -> (B, H, Tq, Dh) contiguous.
+    Inference only: the operator has no gradient."""
+    return torch.ops.zoo.decode_attention(q.contiguous(), k, v, scale)

@@ -1,0 +1,172 @@
+// Attention of a few query rows over a long cache, for decoding on x86 CPUs with AVX2 + FMA, in fp32:
+// out = softmax(q k^T * scale) v, q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh) with Hkv dividing H, no mask.
+//
+// A decoding step asks for 1 (or, with beams folded into one query, a few) rows of attention over every
+// cached key: a Whisper decoder's cross-attention reads its 1500 cached keys and values per layer per token.
+// That is bound by reading k and v, which a step finds cold. torch's flash kernel reads them at about half
+// the machine's bandwidth there (it tiles for long queries); this reads each head's keys once for all its
+// query rows, then its values once, with software prefetching, one (batch, head) per task on torch's
+// intra-op threads. Scores and the softmax stay in fp32, as torch's; exp is a polynomial (Cephes' expf,
+// relative error below 2e-7), so results equal torch's up to rounding.
+// Registered as zoo::decode_attention(Tensor q, Tensor k, Tensor v, float scale) -> Tensor.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <immintrin.h>
+#include <torch/library.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kMaxQueries = 16;   // query rows per head this kernel takes (more: torch's kernels)
+constexpr int64_t kMaxHeadDim = 256;
+constexpr int64_t kAheadRows = 8;     // keys / values prefetched ahead of the one being read
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+// e^x for 8 floats: x = n ln2 + r, |r| <= ln2 / 2, e^r by Cephes' degree-5 polynomial, 2^n by the exponent bits.
+__m256 exp8(__m256 x) {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.3f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);  // ln2 in two parts: exact n * hi
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
+}
+
+float sum8(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+  return _mm_cvtss_f32(s);
+}
+
+float max8(__m256 v) {
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+  return _mm_cvtss_f32(m);
+}
+
+// Prefetch `floats` past `row`: formed as an integer, so an address past the tensor's end (the last rows)
+// is never a pointer (a prefetch never faults on it).
+void prefetch(const float* row, int64_t floats) {
+  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + floats * sizeof(float)),
+               _MM_HINT_T0);
+}
+
+// One (batch, head): `tq` query rows q[t * q_step], keys / values k[j * k_step], v[j * v_step] (j < tk), each
+// row `dh` contiguous floats (dh a multiple of 8); out rows out[t * dh]. scores: tq x tk scratch floats.
+void attend_head(const float* q, int64_t q_step, const float* k, int64_t k_step, const float* v, int64_t v_step,
+                 float* out, int64_t tq, int64_t tk, int64_t dh, float scale, float* scores) {
+  // Scores: every key read once for all query rows.
+  for (int64_t j = 0; j < tk; ++j) {
+    const float* key = k + j * k_step;
+    for (int64_t c = 0; c < dh; c += 16) prefetch(key, kAheadRows * k_step + c);
+    for (int64_t t = 0; t < tq; ++t) {
+      const float* query = q + t * q_step;
+      __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+      int64_t d = 0;
+      for (; d + 16 <= dh; d += 16) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), _mm256_loadu_ps(key + d), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d + 8), _mm256_loadu_ps(key + d + 8), a1);
+      }
+      if (d < dh) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), _mm256_loadu_ps(key + d), a0);
+      scores[t * tk + j] = sum8(_mm256_add_ps(a0, a1)) * scale;
+    }
+  }
+  // Softmax of each row: exp(s - max) / sum, in place.
+  for (int64_t t = 0; t < tq; ++t) {
+    float* s = scores + t * tk;
+    float top = -INFINITY;
+    int64_t j = 0;
+    __m256 m = _mm256_set1_ps(-INFINITY);
+    for (; j + 8 <= tk; j += 8) m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
+    top = max8(m);
+    for (; j < tk; ++j) top = std::max(top, s[j]);
+    const __m256 top8 = _mm256_set1_ps(top);
+    __m256 total8 = _mm256_setzero_ps();
+    for (j = 0; j + 8 <= tk; j += 8) {
+      const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + j), top8));
+      _mm256_storeu_ps(s + j, e);
+      total8 = _mm256_add_ps(total8, e);
+    }
+    float total = sum8(total8);
+    for (; j < tk; ++j) {
+      s[j] = std::exp(s[j] - top);
+      total += s[j];
+    }
+    const float inv = 1.0f / total;
+    for (j = 0; j < tk; ++j) s[j] *= inv;
+  }
+  // Outputs: every value read once for all query rows, accumulated in the (L1-resident) output rows.
+  std::fill(out, out + tq * dh, 0.0f);
+  for (int64_t j = 0; j < tk; ++j) {
+    const float* value = v + j * v_step;
+    for (int64_t c = 0; c < dh; c += 16) prefetch(value, kAheadRows * v_step + c);
+    for (int64_t t = 0; t < tq; ++t) {
+      const __m256 p = _mm256_set1_ps(scores[t * tk + j]);
+      float* o = out + t * dh;
+      for (int64_t d = 0; d < dh; d += 8) {
+        _mm256_storeu_ps(o + d, _mm256_fmadd_ps(p, _mm256_loadu_ps(value + d), _mm256_loadu_ps(o + d)));
+      }
+    }
+  }
+}
+
+#pragma GCC pop_options
+
+at::Tensor decode_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale) {
+  TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "zoo::decode_attention: q (B, H, Tq, Dh), k and v "
+              "(B, Hkv, Tk, Dh) expected, got q ", q.sizes(), ", k ", k.sizes(), ", v ", v.sizes());
+  TORCH_CHECK(q.scalar_type() == at::kFloat && k.scalar_type() == at::kFloat && v.scalar_type() == at::kFloat,
+              "zoo::decode_attention: float32 only, got q ", q.scalar_type(), ", k ", k.scalar_type(), ", v ",
+              v.scalar_type());
+  TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
+              "zoo::decode_attention needs a CPU with AVX2 and FMA; this one lacks them");
+  const int64_t b = q.size(0), h = q.size(1), tq = q.size(2), dh = q.size(3);
+  const int64_t hkv = k.size(1), tk = k.size(2);
+  TORCH_CHECK(k.sizes() == v.sizes() && k.size(0) == b && k.size(3) == dh && hkv > 0 && h % hkv == 0,
+              "zoo::decode_attention: k and v must be (", b, ", Hkv, Tk, ", dh, ") with Hkv dividing ", h,
+              ", got k ", k.sizes(), ", v ", v.sizes());
+  TORCH_CHECK(tq >= 1 && tq <= kMaxQueries && tk >= 1 && dh % 8 == 0 && dh <= kMaxHeadDim,
+              "zoo::decode_attention takes 1 to ", kMaxQueries, " query rows, at least one key and a head width "
+              "that is a multiple of 8 up to ", kMaxHeadDim, "; got q ", q.sizes(), ", k ", k.sizes());
+  TORCH_CHECK(q.stride(3) == 1 && k.stride(3) == 1 && v.stride(3) == 1,
+              "zoo::decode_attention: the head dimension must be contiguous in q, k and v");
+  at::Tensor out = at::empty({b, h, tq, dh}, q.options());
+  const float* qp = q.data_ptr<float>();
+  const float* kp = k.data_ptr<float>();
+  const float* vp = v.data_ptr<float>();
+  float* op = out.data_ptr<float>();
+  const int64_t group = h / hkv;
+  at::parallel_for(0, b * h, 1, [&](int64_t begin, int64_t end) {
+    std::vector<float> scores(tq * tk);
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t bi = task / h, hi = task % h, kv = hi / group;
+      attend_head(qp + bi * q.stride(0) + hi * q.stride(1), q.stride(2),
+                  kp + bi * k.stride(0) + kv * k.stride(1), k.stride(2),
+                  vp + bi * v.stride(0) + kv * v.stride(1), v.stride(2),
+                  op + (bi * h + hi) * tq * dh, tq, tk, dh, static_cast<float>(scale), scores.data());
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_FRAGMENT(zoo, m) { m.def("decode_attention(Tensor q, Tensor k, Tensor v, float scale) -> Tensor"); }
+
+TORCH_LIBRARY_IMPL(zoo, CPU, m) { m.impl("decode_attention", &decode_attention); }
