@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 OUT ?= runs/demo
 KEYWORD_STEPS ?= 1000
+VL_STEPS ?= 600
 
 .PHONY: venv test test-slow demo data speech-data benchmark clean
 
@@ -36,6 +37,10 @@ demo: venv
 		--save-every 1000 --out $(OUT)/vision
 	$(PY) scripts/train_audio.py --task keywords --steps $(KEYWORD_STEPS) --batch-size 64 --lr 3e-3 --warmup 50 \
 		--eval-every 250 --save-every 500 --out $(OUT)/keywords
+	$(PY) scripts/train_multimodal.py --stage 1 --steps 100 --eval-every 0 --out $(OUT)/vl-stage1
+	$(PY) scripts/train_multimodal.py --stage 2 --init $(OUT)/vl-stage1 --steps $(VL_STEPS) --eval-every 200 \
+		--save-every 200 --out $(OUT)/vl
+	$(PY) scripts/chat.py scene:test:0 "how many shapes are there?" --model $(OUT)/vl/model
 
 data: venv
 	bash scripts/get_data.sh

@@ -99,7 +99,7 @@ class Conversation:
             self.session = Session(self.model.bind_images(self.pixels), prompt, room)
         logits = self.session.feed(prompt, keep=1)[:, -1]  # (1, V)
         self.history += ids
-        tokens, eos = prompt, self.processor.eos_id
+        tokens, eos = prompt, set(self.config.eos_ids or ())
         new: list[int] = []
         printed = ""
         for _ in range(self.config.max_new_tokens):
@@ -108,7 +108,7 @@ class Conversation:
             logits = self.session.feed(token[:, None])[:, -1]  # in the cache, the end token too
             self.chosen.append(len(self.history))
             self.history.append(int(token))
-            if int(token) == eos:
+            if int(token) in eos:
                 break
             new.append(int(token))
             text = self.processor.tokenizer.decode(new)

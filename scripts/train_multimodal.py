@@ -54,6 +54,7 @@ from zoo.training.cli import add_training_arguments, train_config
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "test")
+MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower's size (a small ViT's 8 px)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -127,7 +128,7 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if args.vocab_size >= model.config.image_token_id:
         raise SystemExit(f"--vocab-size {args.vocab_size} must stay below the placeholder id "
                          f"{model.config.image_token_id}")
-    tokenizer = train_bpe(training_texts(args, pre["size"]), vocab_size=args.vocab_size)
+    tokenizer = train_bpe(training_texts(args, MIN_DRAW), vocab_size=args.vocab_size)
     if is_main_process():
         tokenizer.save(out / "tokenizer")
     return model, tokenizer, pre
@@ -252,8 +253,9 @@ def main(argv=None) -> dict:
     transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])
     processor = LlavaProcessor(tokenizer, model.config.image_token_id, model.num_image_tokens, transform)
     mode = "caption" if args.stage == 1 else "qa"
-    train_set = torch.utils.data.ConcatDataset(datasets(args, "train", mode, pre["size"], transform))
-    held_out = {split: datasets(args, split, mode, pre["size"], transform)[0] for split in SPLITS}
+    draw = max(pre["size"], MIN_DRAW)
+    train_set = torch.utils.data.ConcatDataset(datasets(args, "train", mode, draw, transform))
+    held_out = {split: datasets(args, split, mode, draw, transform)[0] for split in SPLITS}
     collate = Collate(processor)  # held-out batches: the questions as they are
     rephrase = args.rephrase if args.stage == 2 else 0.0
     stream = BatchStream(train_set, args.batch_size, Collate(processor, rephrase, args.seed + ctx.rank), seed=args.seed, rank=ctx.rank,
