@@ -3,7 +3,7 @@ int8), every side on the same random weights (whisper_refs), checked to agree be
 then timed interleaved in one process, greedy, with the token count forced (whisper_sides).
 
     window      one 30 s window, waveform to tokens (log-mel + encoder + N tokens): ours as created,
-                packed, compiled, bf16 (autocast; bf16 weights packed, and compiled) against each reference;
+                packed, packed and compiled, bf16 (autocast; bf16 weights packed, and compiled) against each reference;
                 ours' time per stage                                                      (this module)
     parts       encoder forward and decoder tokens/s at batch 1 and 8; log-mel speed    (whisper_parts)
     transcribe  many short files batched vs file by file; minutes of audio: real-time factors
@@ -39,13 +39,13 @@ from zoo.generation.whisper_decode import decode
 
 # From the Whisper speed issue: (our variants, reference, ours/reference at least). A target is met when the
 # best of its variants reaches it.
-FP32 = ("ours fp32", "ours fp32 packed", "ours fp32 compiled")
+FP32 = ("ours fp32", "ours fp32 packed", "ours fp32 packed+compiled")
 TARGETS = ((FP32, "openai-whisper", 1.6), (FP32, "transformers", 1.6),
            (("ours bf16 packed+compiled",), "faster-whisper int8", 1.0))
 REFERENCES = ("openai-whisper", "transformers", "faster-whisper fp32", "faster-whisper int8")
 # Sides that must give ours' fp32 tokens exactly; the others (bf16, int8) round differently: their leading
 # tokens equal to ours' are reported.
-EXACT = ("ours fp32 packed", "ours fp32 compiled", "openai-whisper", "transformers", "faster-whisper fp32")
+EXACT = ("ours fp32 packed", "ours fp32 packed+compiled", "openai-whisper", "transformers", "faster-whisper fp32")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def window_fns(sides: Sides, forced: Forced, compile: bool) -> dict:
     models = ours_models(sides.ours)
     fns = {"ours fp32": ours_window(models["fp32"], forced),
            "ours fp32 packed": ours_window(models["packed"], forced),
-           "ours fp32 compiled": ours_window(models["fp32"], forced, compile=True),
+           "ours fp32 packed+compiled": ours_window(models["packed"], forced, compile=True),
            "ours bf16 autocast": ours_window(models["fp32"], forced, dtype="bf16"),
            "ours bf16 packed+compiled": ours_window(models["bf16 packed"], forced, compile=True),
            "openai-whisper": openai_window(sides.openai, forced),
