@@ -119,3 +119,19 @@ def test_tower_from_a_vit(tmp_path):
 def test_stage2_needs_init():
     with pytest.raises(SystemExit, match="--init"):
         train_multimodal.main(["--stage", "2", "--steps", "1"])
+
+
+@pytest.mark.slow
+def test_same_script_under_torchrun_ddp(stage1, tmp_path):
+    """DESIGN's scale-out: the unchanged script under torchrun, 2 CPU processes, gloo (stage 2 from stage 1)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "ddp"
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+           str(train_multimodal.__file__), *TINY, "--stage", "2", "--init", str(stage1), "--steps", "3",
+           "--eval-every", "0", "--device", "cpu", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert sorted(train_losses(out)) == [1, 2, 3]
+    assert zoo.load_pretrained(out / "model").config.family == "llava"
