@@ -251,6 +251,28 @@ def accuracy(model: Llava, processor: LlavaProcessor, dataset, limit: int | None
 # ----------------------------------------------------------------------------- main
 
 
+def evaluate_held_out(model, args, held_out: dict, processor, collate, out: Path) -> dict:
+    """Each held-out split's answer loss; stage 2: accuracy per kind (answers.jsonl), stage 1: one caption."""
+    summary = {}
+    for split, dataset in held_out.items():
+        summary[f"{split}_loss"] = held_out_loss(model, iterate_once(dataset, args.batch_size, collate), answer_loss)
+    if args.stage == 2:
+        with open(out / "answers.jsonl", "w") as f:
+            for split, dataset in held_out.items():
+                scores, rows = accuracy(model, processor, dataset)
+                summary[f"{split}_acc"] = scores
+                for row in rows:
+                    f.write(json.dumps({"split": split, **row}) + "\n")
+                print(f"{split} accuracy {scores['overall']:.3f} on {len(rows)} held-out questions: "
+                      + ", ".join(f"{k} {v:.3f}" for k, v in scores.items() if k != "overall"))
+    else:
+        sample = held_out["test"][0]
+        caption = answer(model, processor, [sample.prompt], [sample.image], max_new_tokens=40)[0]
+        summary["sample_caption"] = {"reference": sample.answer, "generated": caption}
+        print(f"held-out caption loss {summary['test_loss']:.4f}; {sample.answer!r} -> {caption!r}")
+    return summary
+
+
 def main(argv=None) -> dict:
     args = parse_args(argv)
     out = Path(args.out)
@@ -268,8 +290,8 @@ def main(argv=None) -> dict:
     held_out = {split: datasets(args, split, mode, draw, transform)[0] for split in SPLITS}
     collate = Collate(processor)  # held-out batches: the questions as they are
     rephrase = args.rephrase if args.stage == 2 else 0.0
-    stream = BatchStream(train_set, args.batch_size, Collate(processor, rephrase, args.seed + ctx.rank), seed=args.seed, rank=ctx.rank,
-                         world_size=ctx.world_size)
+    stream = BatchStream(train_set, args.batch_size, Collate(processor, rephrase, args.seed + ctx.rank),
+                         seed=args.seed, rank=ctx.rank, world_size=ctx.world_size)
     limit = args.eval_batches * args.batch_size or None
 
     def eval_fn(m):
@@ -292,22 +314,7 @@ def main(argv=None) -> dict:
                "rephrase": rephrase,
                "steps": result.step, "train_loss": result.train_loss, "wall_s": result.wall_time,
                "train_items": len(train_set)}
-    for split, dataset in held_out.items():
-        summary[f"{split}_loss"] = held_out_loss(model, iterate_once(dataset, args.batch_size, collate), answer_loss)
-    if args.stage == 2:
-        with open(out / "answers.jsonl", "w") as f:
-            for split, dataset in held_out.items():
-                scores, rows = accuracy(model, processor, dataset)
-                summary[f"{split}_acc"] = scores
-                for row in rows:
-                    f.write(json.dumps({"split": split, **row}) + "\n")
-                print(f"{split} accuracy {scores['overall']:.3f} on {len(rows)} held-out questions: "
-                      + ", ".join(f"{k} {v:.3f}" for k, v in scores.items() if k != "overall"))
-    else:
-        sample = held_out["test"][0]
-        caption = answer(model, processor, [sample.prompt], [sample.image], max_new_tokens=40)[0]
-        summary["sample_caption"] = {"reference": sample.answer, "generated": caption}
-        print(f"held-out caption loss {summary['test_loss']:.4f}; {sample.answer!r} -> {caption!r}")
+    summary.update(evaluate_held_out(model, args, held_out, processor, collate, out))
     model.save_pretrained(out / "model")
     tokenizer.save(out / "model")
     save_preprocess_config(pre, out / "model")

@@ -89,3 +89,25 @@ def tiny_openai_whisper(n_vocab: int, eot_scale: float, seed: int = 0, n_audio_c
         ref.decoder.token_embedding.weight[ref_tokenizer.eot] *= eot_scale
         ref.decoder.token_embedding.weight[ref_tokenizer.no_speech] *= 60
     return ref, zoo.from_whisper(ref)
+
+
+class Stopped(Exception):
+    """Raised by stop_after_checkpoint: the run ended right after writing a checkpoint."""
+
+
+def stop_after_checkpoint(monkeypatch, run) -> None:
+    """Call run() (a training script's main) so that it stops right after its first checkpoint, as if killed
+    there; the checkpoint on disk is whole. Raises if the run never saved."""
+    import pytest
+
+    from zoo.training import engine
+
+    original = engine._Run.save
+
+    def save_then_stop(self):
+        original(self)
+        raise Stopped
+    with monkeypatch.context() as patch:
+        patch.setattr(engine._Run, "save", save_then_stop)
+        with pytest.raises(Stopped):
+            run()

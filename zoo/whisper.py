@@ -230,3 +230,12 @@ def whisper_micro() -> WhisperConfig:
     1024-token vocabulary (override vocab_size to fit the tokenizer)."""
     return WhisperConfig(audio_ctx=500, text_ctx=128, vocab_size=1024, dim=128, audio_heads=4, audio_depth=2,
                          text_heads=4, text_depth=2, audio_mlp_hidden=512, text_mlp_hidden=512)
+
+
+@register_model
+def whisper_mini() -> WhisperConfig:
+    """For training here with a stronger encoder than whisper_micro's: 4 + 2 layers x 192 (heads of 64), 10 s
+    clips (1000 mel frames), 128 decoder positions (a character-level transcript fits); override vocab_size to
+    fit the tokenizer."""
+    return WhisperConfig(audio_ctx=500, text_ctx=128, vocab_size=1024, dim=192, audio_heads=3, audio_depth=4,
+                         text_heads=3, text_depth=2, audio_mlp_hidden=768, text_mlp_hidden=768)

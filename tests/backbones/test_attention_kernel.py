@@ -83,3 +83,14 @@ def test_bad_input_names_what_was_expected():
         torch.ops.zoo.decode_attention(torch.randn(1, 4, 17, 16), k, k, 1.0)
     with pytest.raises(RuntimeError, match="multiple of 8"):
         torch.ops.zoo.decode_attention(torch.randn(1, 4, 1, 12), torch.randn(1, 4, 8, 12), torch.randn(1, 4, 8, 12), 1.0)
+
+
+def test_traced_by_torch_compile_in_one_graph():
+    """Compiled decoding steps call the operator: its shape function traces (aot_eager runs fake tensors through
+    it, cheaply) and the result equals eager."""
+    torch.manual_seed(3)
+    q, k, v = torch.randn(1, 4, 1, 16), torch.randn(1, 4, 30, 16), torch.randn(1, 4, 30, 16)
+    compiled = torch.compile(lambda q, k, v: attend(q, k, v) * 2, backend="aot_eager", fullgraph=True)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(q, k, v), 2 * F.scaled_dot_product_attention(q, k, v),
+                                   rtol=1e-5, atol=1e-5)

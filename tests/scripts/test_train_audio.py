@@ -8,10 +8,9 @@ import pytest
 import torch
 
 import zoo
-from zoo.training import engine
 from data.ast_features import ast_features
 from data.speech import load_manifest
-from tests.helpers import ROOT, load_script
+from tests.helpers import ROOT, load_script, stop_after_checkpoint
 
 train_audio = load_script("train_audio")
 SHIPPED = ROOT / "data" / "speech_tiny"
@@ -21,10 +20,6 @@ COMMON = ["--warmup", "2", "--no-progress", "--threads", "1"]  # --data given: n
 def train_losses(out: Path) -> dict[int, float]:
     return {r["step"]: r["loss"] for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
             if r.get("split", "train") == "train"}
-
-
-class Stopped(Exception):
-    pass
 
 
 def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
@@ -40,15 +35,8 @@ def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
     assert (straight / "confusion_test.png").stat().st_size > 1000
 
     resumed = tmp_path / "resumed"
-    with monkeypatch.context() as patch:  # the run stops right after its checkpoint at step 70, as if killed
-        original = engine._Run.save
-
-        def save_then_stop(run):
-            original(run)
-            raise Stopped
-        patch.setattr(engine._Run, "save", save_then_stop)
-        with pytest.raises(Stopped):
-            train_audio.main([*args, "--steps", "120", "--save-every", "70", "--out", str(resumed)])
+    stop_after_checkpoint(monkeypatch, lambda: train_audio.main([*args, "--steps", "120", "--save-every", "70",
+                                                                 "--out", str(resumed)]))  # killed at step 70
     assert max(train_losses(resumed)) == 70
     train_audio.main([*args, "--steps", "120", "--out", str(resumed), "--resume"])
     assert train_losses(resumed) == losses  # bit for bit: data order, RNG and optimizer restored

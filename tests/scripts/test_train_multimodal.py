@@ -12,8 +12,7 @@ from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform
 from data.scenes import KINDS, ShapeScenes, normalize_answer
 from data.tokenization import load_tokenizer
-from zoo.training import engine
-from tests.helpers import load_script
+from tests.helpers import load_script, stop_after_checkpoint
 
 train_multimodal = load_script("train_multimodal")
 TINY = ["--scenes", "60", "--eval-scenes", "4", "--batch-size", "16", "--vocab-size", "300", "--warmup", "2",
@@ -23,10 +22,6 @@ TINY = ["--scenes", "60", "--eval-scenes", "4", "--batch-size", "16", "--vocab-s
 def train_losses(out: Path) -> dict[int, float]:
     return {r["step"]: r["loss"] for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
             if r["split"] == "train"}
-
-
-class Stopped(Exception):
-    pass
 
 
 @pytest.fixture(scope="module")
@@ -64,15 +59,8 @@ def test_stage2_learns_resumes_and_answers_through_the_public_api(stage1, tmp_pa
         assert 0.0 <= scores["overall"] <= 1.0 and set(scores) - {"overall"} <= set(KINDS)
 
     resumed = tmp_path / "resumed"
-    with monkeypatch.context() as patch:  # the run stops right after its checkpoint at step 25, as if killed
-        original = engine._Run.save
-
-        def save_then_stop(run):
-            original(run)
-            raise Stopped
-        patch.setattr(engine._Run, "save", save_then_stop)
-        with pytest.raises(Stopped):
-            train_multimodal.main([*args, "--save-every", "25", "--out", str(resumed)])
+    stop_after_checkpoint(monkeypatch, lambda: train_multimodal.main([*args, "--save-every", "25", "--out",
+                                                                      str(resumed)]))  # killed at step 25
     assert max(train_losses(resumed)) == 25
     train_multimodal.main([*args, "--out", str(resumed), "--resume"])
     assert train_losses(resumed) == losses  # bit for bit: data order, question perturbations, RNG, optimizer
