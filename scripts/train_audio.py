@@ -40,8 +40,8 @@ from data.whisper_vocab import train_whisper_tokenizer
 from heads.ctc import CTCHead
 from heads.lm import CausalLMHead
 from zoo.generation.whisper_decode import tokenizer_for_vocab
-from zoo.training import distributed_context, is_main_process, train
-from zoo.training.cli import add_training_arguments, train_config
+from zoo.training import is_main_process, train
+from zoo.training.cli import add_training_arguments, start_run, train_config
 from zoo.training.tasks import classification_loss, evaluate_classifier, held_out_loss, plot_confusion
 
 TASKS = {"keywords": "ast_tiny", "asr": "whisper_micro"}
@@ -220,10 +220,7 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
-    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    out, _, ctx = start_run(args)
     rows = load_manifest(args.data)
     summary = (run_keywords if args.task == "keywords" else run_asr)(args, rows, ctx)
     if summary:

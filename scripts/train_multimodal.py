@@ -59,8 +59,8 @@ from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
 from zoo.llava import Llava
-from zoo.training import distributed_context, is_main_process, train
-from zoo.training.cli import add_training_arguments, train_config
+from zoo.training import is_main_process, train
+from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "test")
@@ -275,11 +275,7 @@ def evaluate_held_out(model, args, held_out: dict, processor, collate, out: Path
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    config = train_config(args)
-    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
-    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    out, config, ctx = start_run(args)
     model, tokenizer, pre = build(args, out)
     freeze(model, args.stage)
     transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])

@@ -20,16 +20,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from pathlib import Path
-
-import torch
 
 import zoo
 from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
                          preprocess_config, save_preprocess_config, train_transform)
 from data.loader import BatchStream, iterate_once
-from zoo.training import distributed_context, is_main_process, train
-from zoo.training.cli import add_training_arguments, train_config
+from zoo.training import is_main_process, train
+from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.tasks import classification_loss, evaluate_classifier, plot_confusion
 
 
@@ -80,12 +77,7 @@ def augmentation(args, recommended: Augment) -> Augment:
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    config = train_config(args)
-    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
-
-    torch.manual_seed(args.seed)  # the same initial weights on every rank
+    out, config, ctx = start_run(args)
     model, pre = build_model(args)
     split = image_split(args.data, in_chans=pre["in_chans"], seed=args.split_seed,
                         test_fraction=args.test_fraction)

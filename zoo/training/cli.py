@@ -6,10 +6,12 @@ Scripts stay thin: each adds its own data/model options, then calls
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import torch
 
 from zoo.training.config import TrainConfig
+from zoo.training.distributed import DistContext, distributed_context
 
 
 def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
@@ -56,3 +58,15 @@ def train_config(args: argparse.Namespace) -> TrainConfig:
                        eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
                        out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
                        compile=args.compile, time_budget=60.0 * args.time_budget)
+
+
+def start_run(args: argparse.Namespace) -> tuple[Path, TrainConfig, DistContext]:
+    """A training script's start: --out created, its TrainConfig (which applies --threads), this process joined
+    to torchrun's group if it runs under one (gloo on CPU, NCCL on CUDA), and the seed set, the same on every
+    rank so that every rank builds the same initial weights."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = train_config(args)
+    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")
+    torch.manual_seed(args.seed)
+    return out, config, ctx
