@@ -129,8 +129,7 @@ def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
 
 def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
     if attention_kernel.applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
-        return attention_kernel.decode_attention(q, k.contiguous() if k.stride(-1) != 1 else k,
-                                                 v.contiguous() if v.stride(-1) != 1 else v, scale)
+        return attention_kernel.decode_attention(q, k, v, scale)
     tq, tk = q.shape[-2], k.shape[-2]
     gqa = q.shape[1] != k.shape[1]
     if mask is None and (not causal or tq == tk):

@@ -35,4 +35,6 @@ def applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: boo
 def decode_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
     """softmax(q k^T * scale) v: q (B, H, Tq, Dh), k/v (B, Hkv, Tk, Dh) -> (B, H, Tq, Dh) contiguous.
     Inference only: the operator has no gradient."""
+    if k.stride(-1) != 1 or v.stride(-1) != 1:  # the operator reads rows of Dh contiguous floats
+        k, v = k.contiguous(), v.contiguous()
     return torch.ops.zoo.decode_attention(q.contiguous(), k, v, scale)

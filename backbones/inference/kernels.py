@@ -48,8 +48,8 @@ from backbones.inference.torch_private import (
 #   the CPU runs oneDNN's bf16 (AVX512-BF16 or AMX); elsewhere the weight is cast once, F.linear runs it;
 # - fp32, R = 1 (batch-1 decoding): zoo::gemv (AVX2 + FMA) on the weight as it is, where packing chose it
 #   and it runs: inside a decoding step each matrix comes cold from memory, where torch's GEMV reads a
-#   few-MB weight at 6-15 GB/s and ours at 15-25 (a 2-core EPYC: whisper_tiny's decoder matrices 1.3-2.5x
-#   F.linear's, its 51865 x 384 head 1.15x the transposed copy below, 2.4x F.linear);
+#   few-MB weight at 6-15 GB/s and ours at 15-25 (a 2-core EPYC: whisper_tiny's decoder matrices 1.3-2.6x
+#   F.linear's, its 51865 x 384 head 1.18x the transposed copy below, 2.4x F.linear);
 # - fp32, R = 1 without zoo::gemv: the weight stored transposed, (K, N) contiguous, through addmm: 1.1-1.3x
 #   F.linear, 1.3x on GPT-2's 50257-way head;
 # - fp32, 2 <= R <= 7, weights of 2^20 elements or more (Whisper's prefill keeps a few rows of logits):

@@ -100,7 +100,7 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     gemv: whether one-row products (batch-1 decoding) go to zoo::gemv, our kernel, where the CPU runs it
     (bf16: AVX512-BF16; fp32: AVX2 and FMA; built on first use, 10-40 s once per machine; gemv.reason()
     says why not), or stay with torch's kernels. It streams bf16 weights at about twice torch's rate and
-    a decoder's cold fp32 matrices 1.4-2.3x faster (kernels.py); it sums in another order (and, in bf16,
+    a decoder's cold fp32 matrices 1.3-2.6x faster (kernels.py); it sums in another order (and, in bf16,
     treats denormals as zero), so the two can differ in the last bit.
     """
     if not isinstance(model, nn.Module):
