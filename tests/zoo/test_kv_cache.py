@@ -76,3 +76,16 @@ def test_cache_is_allocated_once_with_the_documented_size(name, dtype):
     model.transformer.setup_cache = lambda *a, **k: setups.append(a) or original(*a, **k)
     generate(model, torch.randint(0, 100, (2, 5)), 7)
     assert setups == [(2, 12, None)]  # batch 2, prompt 5 + 7 new tokens, once
+
+
+def test_cross_attention_cache_stores_each_head_as_one_block():
+    """The projection's (A, Tk, Hkv, Dh) output viewed as heads is Tk short runs per head; the cache keeps a
+    head-major copy so each decoding step reads a head's keys and values in one sweep (and a compiled step
+    never copies them)."""
+    from backbones.kv_cache import CrossKVCache
+
+    k, v = (torch.randn(2, 30, 4, 8).transpose(1, 2) for _ in range(2))  # (A, Hkv, Tk, Dh), not contiguous
+    cache = CrossKVCache()
+    cache.store(k, v, session_rows=4)
+    assert cache.k.is_contiguous() and cache.v.is_contiguous()
+    assert torch.equal(cache.k, k) and torch.equal(cache.v, v) and cache.session_rows == 4
