@@ -7,6 +7,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from torch.utils.checkpoint import checkpoint
+
 from backbones.block import Block, BlockSpec
 from backbones.kv_cache import CrossKVCache, KVCache
 from backbones.masks import cache_slots_mask, decoder_mask
@@ -18,6 +20,9 @@ class Transformer(nn.Module):
         super().__init__()
         self.blocks = nn.ModuleList(blocks)
         self.norm = norm or nn.Identity()  # post-LN stacks (BERT) end normalised already
+        # Activation checkpointing (set_grad_checkpointing): in training with gradients, each block keeps
+        # only its input and recomputes its activations in backward.
+        self.grad_checkpointing = False
 
     @classmethod
     def from_spec(cls, spec: BlockSpec, depth: int, final_norm: bool = True,
@@ -28,9 +33,19 @@ class Transformer(nn.Module):
 
     def forward(self, x: torch.Tensor, **block_kwargs) -> torch.Tensor:
         """x (B, T, D) -> (B, T, D); block_kwargs go to every Block (mask, causal, context, ...)."""
-        for block in self.blocks:
-            x = block(x, **block_kwargs)
-        return self.norm(x)
+        return self.norm(self.run_blocks(x, len(self.blocks), **block_kwargs))
+
+    def run_blocks(self, x: torch.Tensor, count: int, **block_kwargs) -> torch.Tensor:
+        """The first `count` blocks over x (B, T, D), no final norm; each block checkpointed when
+        grad_checkpointing is on, the module trains and gradients are recorded."""
+        recompute = self.grad_checkpointing and self.training and torch.is_grad_enabled()
+        for block in self.blocks[:count]:
+            if recompute:
+                # Non-reentrant: keyword arguments pass through, and inputs without grad are fine.
+                x = checkpoint(block, x, use_reentrant=False, **block_kwargs)
+            else:
+                x = block(x, **block_kwargs)
+        return x
 
     def decoder_inputs(self, attention_mask: torch.Tensor | None, t: int, input_pos, positions,
                        device: torch.device) -> tuple[torch.Tensor | None, bool, torch.Tensor | range]:
@@ -79,3 +94,15 @@ class Transformer(nn.Module):
     def cache_len(self) -> int:
         """Slots in the self-attention KV cache (setup_cache's max_len)."""
         return self.blocks[0].attn.kv_cache.max_len
+
+
+def set_grad_checkpointing(module: nn.Module, enable: bool = True) -> int:
+    """Switch activation checkpointing on (or off) in every Transformer stack inside `module`, wrappers
+    included (a training-only head around a model); returns how many stacks were switched, and raises
+    ValueError where there is none."""
+    stacks = [m for m in module.modules() if isinstance(m, Transformer)]
+    if not stacks:
+        raise ValueError(f"{type(module).__name__} holds no Transformer stack: nothing to checkpoint")
+    for stack in stacks:
+        stack.grad_checkpointing = enable
+    return len(stacks)

@@ -84,9 +84,7 @@ class ClipVisionTower(VisionTransformer):
         `hidden_states[layer]`. Only blocks 1..layer run; no final norm applies."""
         count = blocks_to_run(layer, self.config.depth, "layer")
         x = self.norm_pre(self.patch_embed(pixels))  # (B, N, D)
-        for block in self.transformer.blocks[:count]:
-            x = block(x)
-        return x
+        return self.transformer.run_blocks(x, count)
 
     def image_features(self, pixels: torch.Tensor) -> torch.Tensor:
         """pixels (B, C, S, S) at the configured image size S -> (B, num_image_tokens, D): hidden state

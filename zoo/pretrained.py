@@ -19,6 +19,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save
 from torch import nn
 
+from backbones.transformer import set_grad_checkpointing
 from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict
 from zoo.registry import build_model, config_from_dict
 
@@ -32,6 +33,13 @@ class ZooModel(nn.Module):
 
     def save_pretrained(self, directory: str | Path) -> Path:
         return save_pretrained(self, directory)
+
+    def set_grad_checkpointing(self, enable: bool = True) -> ZooModel:
+        """Activation checkpointing for every Transformer stack in the model (timm's method name): in
+        training, each block keeps only its input and recomputes its activations during backward, trading
+        about one more forward for the activation memory. Returns the model."""
+        set_grad_checkpointing(self, enable)
+        return self
 
     def tied_parameters(self) -> dict[str, str]:
         """{alias: name} for parameters that share memory (e.g. LM head = token embedding)."""

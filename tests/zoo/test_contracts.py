@@ -4,6 +4,7 @@ import dataclasses
 import pytest
 import torch
 
+import backbones.transformer
 import zoo
 from tests.helpers import tiny_presets
 
@@ -42,6 +43,40 @@ def test_forward_shape_grads_no_nan(name):
     out.float().pow(2).mean().backward()
     no_grad = [n for n, p in model.named_parameters() if p.grad is None or not torch.isfinite(p.grad).all()]
     assert not no_grad, f"parameters without a finite gradient: {no_grad}"
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_grad_checkpointing_gives_the_same_gradients(name, monkeypatch):
+    """set_grad_checkpointing recomputes each block in backward: the loss and every gradient are those of
+    the plain run, dropout included (each run starts from one seed; the recompute restores the RNG)."""
+    torch.manual_seed(0)
+    model = zoo.create_model(name)
+    inputs = model.example_inputs(batch_size=2, seq_len=max(8, getattr(model, "min_seq_len", 8)))
+
+    def grads() -> tuple[torch.Tensor, dict]:
+        model.zero_grad(set_to_none=True)
+        torch.manual_seed(1)
+        loss = model(**inputs).float().pow(2).mean()
+        loss.backward()
+        return loss.detach(), {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+
+    model.train()
+    want_loss, want = grads()
+    assert model.set_grad_checkpointing() is model
+    checkpointed = [m for m in model.modules() if getattr(m, "grad_checkpointing", False)]
+    assert checkpointed, "no stack was switched"
+    calls = []
+    real = backbones.transformer.checkpoint
+    monkeypatch.setattr(backbones.transformer, "checkpoint", lambda *a, **k: calls.append(1) or real(*a, **k))
+    got_loss, got = grads()
+    assert calls, "no block ran through torch.utils.checkpoint"
+    torch.testing.assert_close(got_loss, want_loss, rtol=0, atol=0)
+    assert got.keys() == want.keys()
+    for n in want:
+        torch.testing.assert_close(got[n], want[n], rtol=1e-5, atol=1e-6, msg=lambda m: f"{n}: {m}")
+    model.eval()
+    with torch.no_grad():  # off outside training: inference never recomputes
+        model(**inputs)
 
 
 @pytest.mark.parametrize("name", TINY)

@@ -478,10 +478,69 @@ def test_checkpoint_of_another_model_lists_mismatches(tmp_path: Path) -> None:
     assert "missing in checkpoint (2)" in message and "4.weight" in message and "4.bias" in message
 
 
-def test_resume_without_checkpoint_starts_fresh(tmp_path: Path) -> None:
+def test_resume_without_checkpoint_says_so_and_starts_fresh(tmp_path: Path) -> None:
     x, y = regression_data()
-    result = train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=2, resume=True))
+    with pytest.warns(UserWarning, match="checkpoint.pt' does not exist: starting at step 0"):
+        result = train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=2, resume=True))
     assert result.step == 2 and len(train_records(tmp_path / "run")) == 2
+
+
+def test_keep_last_keeps_the_previous_checkpoints(tmp_path: Path) -> None:
+    x, y = regression_data()
+    out = tmp_path / "run"
+    train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=8, save_every=2, keep_last=3))
+    names = sorted(p.name for p in out.glob("checkpoint*.pt"))
+    assert names == ["checkpoint-00000004.pt", "checkpoint-00000006.pt", "checkpoint.pt"]
+    assert [load_torch_checkpoint(out / n)["step"] for n in names] == [4, 6, 8]
+    # A resumed run keeps counting from its checkpoint: the step-8 state is kept when step 10 is written.
+    with pytest.warns(UserWarning, match="settings that differ"):  # steps 8 -> 10
+        train(make_mlp(), ShuffleStream(x, y, 8), mse_loss,
+              config(tmp_path, steps=10, save_every=2, keep_last=3, resume=True))
+    assert sorted(p.name for p in out.glob("checkpoint*.pt")) == [
+        "checkpoint-00000006.pt", "checkpoint-00000008.pt", "checkpoint.pt"]
+    # A damaged checkpoint.pt: the error names the older ones.
+    (out / "checkpoint.pt").write_bytes(b"torn")
+    with pytest.raises(CorruptCheckpointError, match="checkpoint-00000008.pt"):
+        train(make_mlp(), ShuffleStream(x, y, 8), mse_loss, config(tmp_path, steps=12, keep_last=3, resume=True))
+
+
+FULL_DISK_SCRIPT = """
+import resource, signal, sys
+import torch
+from tests.zoo.test_training import ShuffleStream, config, make_mlp, mse_loss, regression_data
+from zoo.training import CheckpointWriteError, train
+
+class LimitAfter(ShuffleStream):  # after step 1's checkpoint, files may not grow past 1 KB: a full disk
+    def __next__(self):
+        self.calls = getattr(self, "calls", 0) + 1
+        if self.calls == 2:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead of a kill
+            resource.setrlimit(resource.RLIMIT_FSIZE, (1024, resource.RLIM_INFINITY))
+        return super().__next__()
+
+torch.set_num_threads(1)
+x, y = regression_data()
+try:
+    train(make_mlp(), LimitAfter(x, y, 8), mse_loss, config(__import__("pathlib").Path(sys.argv[1]), steps=3,
+                                                             save_every=1))
+except CheckpointWriteError as error:
+    print("ERROR:", error)
+    sys.exit(3)
+"""
+
+
+def test_a_full_disk_is_one_clear_error_and_keeps_the_previous_checkpoint(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(tmp_path)], cwd=root, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 3, proc.stderr[-2000:]
+    assert "could not write the step-2 checkpoint" in proc.stdout and "File too large" in proc.stdout
+    assert "the previous checkpoint (step 1) is intact" in proc.stdout
+    assert load_torch_checkpoint(tmp_path / "run" / "checkpoint.pt")["step"] == 1
+    assert not list((tmp_path / "run").glob(".*.tmp"))  # the torn temp file is gone
 
 
 def test_atomic_write_keeps_previous_file_on_failure(tmp_path: Path) -> None:

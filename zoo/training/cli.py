@@ -45,6 +45,10 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
                    help="stop after this much wall clock; the cosine decay follows the clock (0: off, --steps decides)")
     g.add_argument("--compile", action="store_true",
                    help="torch.compile the training step (needs a C++ compiler on CPU; the first steps compile)")
+    g.add_argument("--grad-checkpointing", action="store_true",
+                   help="recompute each Transformer block's activations in backward (less memory, ~1 more forward)")
+    g.add_argument("--keep-last", type=int, default=1, metavar="K",
+                   help="checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)")
 
 
 def train_config(args: argparse.Namespace) -> TrainConfig:
@@ -57,7 +61,8 @@ def train_config(args: argparse.Namespace) -> TrainConfig:
                        grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
                        eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
                        out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
-                       compile=args.compile, time_budget=60.0 * args.time_budget)
+                       compile=args.compile, time_budget=60.0 * args.time_budget,
+                       grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last)
 
 
 def start_run(args: argparse.Namespace) -> tuple[Path, TrainConfig, DistContext]:

@@ -33,6 +33,10 @@ class TrainConfig:
     seed: int = 0
     progress: bool = True
     compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
+    # Activation checkpointing per Transformer block (model.set_grad_checkpointing): less activation
+    # memory for about one more forward per step.
+    grad_checkpointing: bool = False
+    keep_last: int = 1  # checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)
     # Seconds of wall clock for the whole run (0: off). Training stops when it is spent or at `steps`,
     # whichever comes first, and the cosine decay follows whichever of the two is further along, so
     # the run ends at the floor however fast the machine turns out to be ("Cramming", Geiping &
@@ -50,6 +54,7 @@ class TrainConfig:
             "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
             "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
             "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
+            "keep_last": (self.keep_last >= 1, "an integer >= 1 (checkpoints kept)"),
             "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
             "betas": (len(self.betas) == 2, "two floats"),
             "dtype": (self.dtype in ("fp32", "bf16", "fp16"), "'fp32', 'bf16' or 'fp16'"),

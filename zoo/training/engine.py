@@ -42,6 +42,8 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
+import shutil
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -54,7 +56,8 @@ import torch.distributed as dist
 from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
-from zoo.io import atomic_write_text
+from backbones.transformer import set_grad_checkpointing
+from zoo.io import CorruptCheckpointError, atomic_write_text
 from zoo.training.checkpoint import (MetricsLog, plot_losses, preserved_rng, resume_training, rng_state,
                                      save_training_state, seed_everything)
 from zoo.training.config import TrainConfig, TrainResult
@@ -193,6 +196,8 @@ class _Run:
 
         self.raw = raw = model.module if isinstance(model, DistributedDataParallel) else model
         raw.to(device)
+        if config.grad_checkpointing:
+            set_grad_checkpointing(raw)
         if ctx.is_distributed and not isinstance(model, DistributedDataParallel):
             model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
         self.trainable = [p for p in raw.parameters() if p.requires_grad]
@@ -210,10 +215,20 @@ class _Run:
         self.scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
 
         resuming = config.resume and self.ckpt_path.exists()
+        if config.resume and not resuming and ctx.is_main:
+            warnings.warn(f"resume=True but {str(self.ckpt_path)!r} does not exist: starting at step 0", stacklevel=3)
         self.step, self.elapsed_before = 0, 0.0
         if resuming:
-            self.step, self.elapsed_before = resume_training(self.ckpt_path, raw, self.optimizer, self.scheduler,
-                                                     self.scaler, data, config, ctx)
+            try:
+                self.step, self.elapsed_before = resume_training(self.ckpt_path, raw, self.optimizer,
+                                                                 self.scheduler, self.scaler, data, config, ctx)
+            except CorruptCheckpointError as error:
+                older = previous_checkpoints(self.out)
+                if not older:
+                    raise
+                raise CorruptCheckpointError(f"{error} Older checkpoints of this run (keep_last): "
+                                             f"{[p.name for p in older]}; copy one over {CHECKPOINT_NAME} "
+                                             "to resume from it.") from error
         else:
             if ctx.is_main and self.ckpt_path.exists():
                 warnings.warn(f"resume=False: {str(self.ckpt_path)!r} will be overwritten by this run", stacklevel=3)
@@ -328,11 +343,43 @@ class _Run:
         data_states = gather_to_main(state_fn() if callable(state_fn) else None, self.ctx)
         rng_states = gather_to_main(rng_state(), self.ctx)
         if self.ctx.is_main:
-            save_training_state(self.ckpt_path, step=self.step, model=self.raw, optimizer=self.optimizer,
-                                scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
-                                elapsed=self.elapsed(), config=self.config.to_dict())
+            self.keep_previous()
+            try:
+                save_training_state(self.ckpt_path, step=self.step, model=self.raw, optimizer=self.optimizer,
+                                    scheduler=self.scheduler, scaler=self.scaler, data=data_states,
+                                    rng=rng_states, elapsed=self.elapsed(), config=self.config.to_dict())
+            except OSError as error:  # a full disk, a file-size limit, a vanished directory
+                kept = (f"the previous checkpoint (step {self.saved_step}) is intact" if self.saved_step >= 0
+                        else "no earlier checkpoint of this run exists")
+                raise CheckpointWriteError(
+                    f"could not write the step-{self.step} checkpoint to {str(self.ckpt_path)!r} "
+                    f"({error.strerror or error}); {kept}. Free space (or raise the limit) and rerun with "
+                    "--resume") from error
             plot_losses(self.log.records, self.out / PLOT_NAME)
         self.saved_step = self.step
+
+    def keep_previous(self) -> None:
+        """keep_last > 1: before checkpoint.pt is replaced, its current content (this trajectory's last
+        save) stays as checkpoint-<step>.pt, a hard link (no copy); only the keep_last - 1 newest stay."""
+        if self.config.keep_last <= 1 or self.saved_step < 0 or not self.ckpt_path.exists():
+            return
+        kept = self.out / f"checkpoint-{self.saved_step:08d}.pt"
+        if not kept.exists():
+            try:
+                os.link(self.ckpt_path, kept)
+            except OSError:  # a filesystem without hard links
+                shutil.copyfile(self.ckpt_path, kept)
+        for old in previous_checkpoints(self.out)[:-(self.config.keep_last - 1)]:
+            old.unlink(missing_ok=True)
+
+
+def previous_checkpoints(out: Path) -> list[Path]:
+    """The checkpoint-<step>.pt files keep_last left in `out`, oldest first."""
+    return sorted(out.glob("checkpoint-[0-9]*.pt"))
+
+
+class CheckpointWriteError(OSError):
+    """A checkpoint could not be written (disk full, file-size limit): the previous one is untouched."""
 
 
 def train(
