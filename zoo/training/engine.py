@@ -193,6 +193,8 @@ class _Run:
         if ctx.is_main:
             self.out.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.out / CONFIG_NAME, json.dumps(config.to_dict(), indent=2) + "\n")
+            for torn in self.out.glob(f".{CHECKPOINT_NAME}.*.tmp"):  # a write killed midway (zoo.io.atomic_write)
+                torn.unlink(missing_ok=True)
 
         self.raw = raw = model.module if isinstance(model, DistributedDataParallel) else model
         raw.to(device)
