@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from backbones.ffn import make_activation
+from backbones.frontends.checks import tracing
 
 PROJECTORS = ("linear", "mlp")  # LLaVA-1 | LLaVA-1.5 (mlp2x_gelu)
 
@@ -68,20 +69,29 @@ def splice_images(embeddings: torch.Tensor, input_ids: torch.Tensor, image_token
                   image_features: torch.Tensor | None) -> torch.Tensor:
     """embeddings (B, T, D), input_ids (B, T), image_features (M, N, D) or None -> (B, T, D) with the
     features of the images, in order, at the placeholder positions. Without image features, placeholders
-    are an error (images were expected); with them, every sample must match its images (check_placeholders)."""
+    are an error (images were expected); with them, every sample must match its images (check_placeholders).
+    Traced (torch.export, torch.compile) the checks, which read the ids, are skipped: the splice alone is traced."""
+    if not tracing():
+        check_splice(embeddings, input_ids, image_token_id, image_features)
+    if image_features is None:
+        return embeddings
+    slots = (input_ids == image_token_id).unsqueeze(-1)  # (B, T, 1)
+    return embeddings.masked_scatter(slots, image_features.to(embeddings.dtype).reshape(-1, embeddings.shape[-1]))
+
+
+def check_splice(embeddings: torch.Tensor, input_ids: torch.Tensor, image_token_id: int,
+                 image_features: torch.Tensor | None) -> None:
     counts = placeholder_counts(input_ids, image_token_id)
     if image_features is None:
         if any(counts):
             sample = next(i for i, c in enumerate(counts) if c)
             raise ValueError(f"sample {sample}: {counts[sample]} image placeholder(s) (id {image_token_id}) but no "
                              "pixel_values were given: pass the images, or remove their placeholders")
-        return embeddings
+        return
     if image_features.dim() != 3 or image_features.shape[-1] != embeddings.shape[-1]:
         raise ValueError(f"image_features must be (images, features per image, {embeddings.shape[-1]}), "
                          f"got shape {tuple(image_features.shape)}")
     check_placeholders(counts, image_features.shape[0], image_features.shape[1], image_token_id)
-    slots = (input_ids == image_token_id).unsqueeze(-1)  # (B, T, 1)
-    return embeddings.masked_scatter(slots, image_features.to(embeddings.dtype).reshape(-1, embeddings.shape[-1]))
 
 
 def repeat_images(counts: list[int], copies: int, tokens_per_image: int) -> torch.Tensor:

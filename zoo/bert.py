@@ -17,6 +17,7 @@ from torch import nn
 from zoo.pretrained import ZooModel
 
 from backbones.block import BlockSpec
+from backbones.frontends.checks import check_mask, check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.masks import encoder_mask
@@ -76,6 +77,8 @@ class Bert(ZooModel):
 
         head_follows: forward() applies the MLM head (tied to the word embeddings) next, so their
         gradient may leave sparse (TokenEmbedding sparse_grad); other callers keep it dense."""
+        check_token_layout(input_ids)
+        check_mask(attention_mask, *input_ids.shape)
         mask = encoder_mask(attention_mask)
         x = self.embed(input_ids, token_type_ids=token_type_ids,
                        sparse_grad=head_follows and isinstance(self.head, MLMHead))  # (B, T, D)

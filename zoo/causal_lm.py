@@ -14,6 +14,7 @@ import torch
 
 from zoo.pretrained import ZooModel
 
+from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
@@ -40,6 +41,7 @@ class CausalLM(ZooModel):
         head_follows: forward() applies the tied head next, so the embedding gradient may leave sparse
         (TokenEmbedding sparse_grad); callers that stop at the features keep it dense.
         """
+        check_token_layout(input_ids, max_positions=self.max_positions, start=input_pos)
         mask, causal, positions = self.transformer.decoder_inputs(attention_mask, input_ids.shape[1], input_pos,
                                                                   positions, input_ids.device)
         x = self.embed(input_ids, positions, sparse_grad=head_follows and self.tied)  # (B, T, D)

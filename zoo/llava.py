@@ -38,6 +38,7 @@ from typing import ClassVar
 import torch
 from torch import nn
 
+from backbones.frontends.checks import check_token_layout
 from backbones.init import init_weights
 from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_counts, repeat_images, \
     splice_images
@@ -150,6 +151,7 @@ class Llava(ZooModel):
         Placeholders in a chunk without images are an error at the start of a sequence (input_pos None or 0);
         later chunks treat them as ordinary tokens (a generated token may be that id, as in transformers).
         """
+        check_token_layout(input_ids, max_positions=self.language_model.max_positions, start=input_pos)
         if pixel_values is not None:
             if image_features is not None:
                 raise ValueError("pass pixel_values or image_features, not both")

@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import math
+import os
 from typing import Any, Callable
 
+import torch
 from torch import nn
+
+# Most bytes a model built here may take (parameters and buffers); default: this machine's memory.
+MAX_BYTES_ENV = "ZOO_MAX_MODEL_BYTES"
 
 _PRESETS: dict[str, Callable[[], Any]] = {}
 _FAMILIES: dict[str, tuple[type, type[nn.Module]]] = {}
@@ -55,11 +61,74 @@ def config_with(config: Any, **overrides: Any) -> Any:
     return dataclasses.replace(config, **overrides)
 
 
+class ModelTooLargeError(ValueError):
+    """A config asks for more parameters than this machine can hold; nothing was allocated."""
+
+
 def build_model(config: Any) -> nn.Module:
+    """The family's model for `config`, after the config is checked: no negative or non-finite sizes, and
+    (unless the default device is meta, where nothing is allocated) a model that fits in memory: it is first
+    built on the meta device and its bytes counted, so an absurd config.json costs nothing."""
     family = getattr(config, "family", None)
     if family not in _FAMILIES:
         raise ValueError(f"no model family {family!r} is registered; families: {list_families()}")
-    return _FAMILIES[family][1](config)
+    model_cls = _FAMILIES[family][1]
+    check_sizes(config)
+    if torch.get_default_device().type != "meta":
+        with torch.device("meta"):
+            probe = model_cls(config)
+        check_fits(config, model_bytes(probe))
+    return model_cls(config)
+
+
+# Integer config fields that are sizes, by how their names end: never negative; the POSITIVE ones never zero
+# either (a width, a head count or a patch of zero divides by zero further on). Ids and layer indices
+# (pad_id, image_token_id, vision_feature_layer = -2) are not sizes.
+SIZE_SUFFIXES = ("dim", "depth", "heads", "hidden", "size", "ctx", "positions", "length", "chans", "mels", "bins",
+                 "classes", "stride", "tokens")
+POSITIVE_SUFFIXES = ("dim", "heads", "patch_size", "vocab_size")
+
+
+def check_sizes(config: Any, prefix: str = "") -> None:
+    """ValueError naming the field for a negative (or, where it must be positive, zero) size, or a
+    non-finite float, anywhere in `config` (nested configs included: LLaVA's text and vision)."""
+    name = prefix or type(config).__name__
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            check_sizes(value, f"{name}.{f.name}")
+        elif isinstance(value, int) and not isinstance(value, bool) and f.name.endswith(SIZE_SUFFIXES):
+            least = 1 if f.name.endswith(POSITIVE_SUFFIXES) else 0
+            if value < least:
+                raise ValueError(f"{name}.{f.name}={value}: expected a size >= {least}")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name}.{f.name}={value}: expected a finite number")
+
+
+def model_bytes(model: nn.Module) -> int:
+    """Bytes of a model's parameters and buffers, each shared tensor once (works on the meta device)."""
+    seen: dict[tuple, int] = {}
+    for t in [*model.parameters(), *model.buffers()]:
+        key = (t.untyped_storage().data_ptr(), t.device.type, id(t.untyped_storage())) if t.device.type != "meta" \
+            else (id(t),)
+        seen[key] = t.numel() * t.element_size()
+    return sum(seen.values())
+
+
+def memory_limit() -> int:
+    """ZOO_MAX_MODEL_BYTES if set, else this machine's physical memory."""
+    if os.environ.get(MAX_BYTES_ENV):
+        return int(float(os.environ[MAX_BYTES_ENV]))
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_fits(config: Any, nbytes: int) -> None:
+    limit = memory_limit()
+    if nbytes > limit:
+        raise ModelTooLargeError(
+            f"{type(config).__name__} asks for a model of {nbytes / 2**30:,.1f} GiB ({nbytes:,} bytes of parameters "
+            f"and buffers), more than the {limit / 2**30:,.1f} GiB this machine can hold ({MAX_BYTES_ENV} "
+            "overrides the limit; build it under `with torch.device('meta')` to inspect it); nothing was allocated")
 
 
 def config_from_dict(family: str, values: dict[str, Any]) -> Any:

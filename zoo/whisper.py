@@ -26,6 +26,7 @@ import torch
 
 from backbones.block import BlockSpec
 from backbones.frontends.audio import AudioConvStem
+from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.transformer import Transformer
@@ -106,6 +107,7 @@ class Whisper(ZooModel):
         reuse it (audio_features may then be None). attention_mask (B, S+T) marks real tokens (1) and
         left padding (0) over every key; positions (B, T) or (T,) default to input_pos .. input_pos+T-1.
         """
+        check_token_layout(tokens, "decoder tokens (decoder_input_ids)", self.max_positions, input_pos)
         mask, causal, positions = self.decoder.decoder_inputs(attention_mask, tokens.shape[1], input_pos, positions,
                                                               tokens.device)
         if not isinstance(input_pos, torch.Tensor):  # a compiled step reads the cross-attention cache as filled

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from backbones.ffn import make_activation
+from backbones.frontends.checks import check_finite
 from backbones.positions import sinusoid_table
 
 FRAMES_PER_SECOND = 100  # Whisper's log-mel: 16 kHz audio, hop 160 samples
@@ -52,6 +53,7 @@ class AudioConvStem(nn.Module):
         if shape[1] != self.n_mels:
             raise ValueError(f"mel has {shape[1]} mel bins (shape {shape}) but the model expects "
                              f"n_mels={self.n_mels}")
+        check_finite(mel, "mel")
         if shape[2] != self.num_frames:
             seconds = self.num_frames / FRAMES_PER_SECOND
             too_many = shape[2] > self.num_frames

@@ -35,6 +35,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.frontends.checks import check_finite
 from backbones.positions import resample_grid_positions, sincos_2d
 
 POS_EMBEDS = ("learn", "sincos", "none")
@@ -104,6 +105,7 @@ class PatchEmbedding(nn.Module):
         if shape[1] != self.in_chans:
             raise ValueError(f"pixels have {shape[1]} channel(s) (shape {shape}) but the model expects "
                              f"in_chans={self.in_chans}")
+        check_finite(pixels, "pixels")
         return self._grid(shape[2:], "image size", f" (pixels shape {shape})")
 
     def num_tokens(self, grid: tuple[int, int] | None = None) -> int:
@@ -158,6 +160,7 @@ class SpectrogramPatchEmbedding(PatchEmbedding):
         if not spectrogram.is_floating_point():
             raise TypeError(f"spectrogram must be a floating-point tensor; got {spectrogram.dtype} "
                             f"with shape {shape}")
+        check_finite(spectrogram, "spectrogram")
         return self._grid((shape[2], shape[1]), "spectrogram (mel bins x frames)", f" (shape {shape})")
 
     def forward(self, spectrogram: torch.Tensor) -> torch.Tensor:

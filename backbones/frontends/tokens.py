@@ -12,6 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.dropout import apply_dropout
+from backbones.frontends.checks import check_token_layout, tracing
 from backbones.positions import LearnedPositions
 
 
@@ -56,14 +57,10 @@ class TokenEmbedding(nn.Module):
 
 
 def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:
-    if torch.compiler.is_compiling():
+    if tracing():
         return  # a compiled decoding step feeds back tokens it chose itself (the prompt was checked eagerly)
-    if input_ids.dtype not in (torch.int64, torch.int32):
-        raise TypeError(f"input_ids must be an integer tensor, got {input_ids.dtype}")
-    if input_ids.dim() != 2:
-        raise ValueError(f"input_ids must be (batch, tokens), got shape {tuple(input_ids.shape)}")
-    if input_ids.numel():
-        low, high = (int(v) for v in torch.aminmax(input_ids))  # one pass, one sync
-        if low < 0 or high >= vocab_size:
-            raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
-                             f"[{low}, {high}]")
+    check_token_layout(input_ids)
+    low, high = (int(v) for v in torch.aminmax(input_ids))  # one pass, one sync
+    if low < 0 or high >= vocab_size:
+        raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
+                         f"[{low}, {high}]")

@@ -19,10 +19,17 @@ def test_token_id_outside_vocabulary():
 
 
 def test_sequence_longer_than_positions():
-    with pytest.raises(ValueError, match="position 256 but the model has 256 positions"):
+    with pytest.raises(ValueError, match=r"input_ids is too long: 257 tokens .* but the model has 256 positions; "
+                                         "expected at most 256 tokens"):
         zoo.create_model("gpt_tiny")(torch.zeros(1, 257, dtype=torch.long))
     with pytest.raises(ValueError, match="256 positions"):
         zoo.create_model("llama_tiny")(torch.zeros(1, 257, dtype=torch.long))
+    model = zoo.create_model("gpt_tiny").eval()
+    model.setup_cache(1, 256)
+    with pytest.raises(ValueError, match="3 tokens after 254 cached .* expected at most 2 tokens"):
+        model(torch.zeros(1, 3, dtype=torch.long), input_pos=254)
+    with pytest.raises(ValueError, match="position 599 but the model has 512 positions"):  # BERT: the positions' own check
+        zoo.create_model("bert_tiny")(torch.zeros(1, 600, dtype=torch.long))
 
 
 def test_unsupported_hf_configs():

@@ -1,0 +1,56 @@
+"""Checks at a model's input boundary, shared by the front-ends: each raises one clear error naming the
+argument, what came and what was expected, before anything deeper could fail with a shape error.
+
+Skipped inside torch.compile / torch.export tracing (a data-dependent check would break the graph; the
+eager call that precedes a compiled decoding loop has checked its inputs already).
+"""
+from __future__ import annotations
+
+import torch
+
+
+def tracing() -> bool:
+    return torch.compiler.is_compiling() or torch.compiler.is_exporting()
+
+
+def check_token_layout(input_ids: torch.Tensor, name: str = "input_ids", max_positions: int | None = None,
+                       start=None) -> None:
+    """Integer ids shaped (batch, tokens) with at least one token, and (given max_positions) no more tokens
+    than the positions left after `start` cached ones (an int; a tensor start, a compiled step, is not read)."""
+    if tracing():
+        return
+    if not isinstance(input_ids, torch.Tensor):
+        raise TypeError(f"{name} must be a tensor of token ids (batch, tokens), got {type(input_ids).__name__}")
+    if input_ids.dtype not in (torch.int64, torch.int32):
+        raise TypeError(f"{name} must be an integer tensor, got {input_ids.dtype}")
+    if input_ids.dim() != 2:
+        hint = f" (one sequence: add the batch axis, {name}[None])" if input_ids.dim() == 1 else ""
+        raise ValueError(f"{name} must be (batch, tokens), got shape {tuple(input_ids.shape)}{hint}")
+    if input_ids.shape[0] == 0 or input_ids.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {tuple(input_ids.shape)}); expected at least one sequence "
+                         "of at least one token")
+    cached = start if isinstance(start, int) else 0
+    if max_positions is not None and cached + input_ids.shape[1] > max_positions:
+        after = f" after {cached} cached" if cached else ""
+        raise ValueError(f"{name} is too long: {input_ids.shape[1]} tokens{after} (shape {tuple(input_ids.shape)}) "
+                         f"but the model has {max_positions} positions; expected at most "
+                         f"{max_positions - cached} tokens")
+
+
+def check_finite(x: torch.Tensor, name: str) -> None:
+    """Floating-point model inputs (pixels, spectrograms) hold no NaN or infinity."""
+    if tracing() or not x.is_floating_point():
+        return
+    bad = ~torch.isfinite(x)
+    if bool(bad.any()):
+        raise ValueError(f"{name} holds {int(bad.sum())} NaN or infinite value(s) out of {x.numel()} "
+                         f"(shape {tuple(x.shape)}); expected finite values")
+
+
+def check_mask(attention_mask: torch.Tensor | None, batch: int, keys: int, name: str = "attention_mask") -> None:
+    """A (batch, keys) padding mask for `keys` key positions (the cache's and the new tokens')."""
+    if attention_mask is None or tracing():
+        return
+    if tuple(attention_mask.shape) != (batch, keys):
+        raise ValueError(f"{name} must be (batch, keys) = ({batch}, {keys}), one entry per token the inputs "
+                         f"and the cache hold; got shape {tuple(attention_mask.shape)}")
