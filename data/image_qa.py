@@ -1,7 +1,7 @@
 """Captions and questions over labelled photos: Fashion-MNIST clothes and scikit-learn's handwritten digits.
 
     train = LabelledImageQA("digits", "train", image_size=48)
-    train[0]  # Sample(image=<PIL 48x48 RGB>, prompt="<image>\\nwhat digit is this?\\nanswer:", answer="seven",
+    train[0]  # Sample(image=<PIL 48x48 RGB>, prompt="what digit is this?\\n<image>\\nanswer:", answer="seven",
               #        kind="class")
     LabelledImageQA("fashion-mnist", "train", mode="caption")[0].answer   # "a photo of a sneaker"
 

@@ -1,7 +1,7 @@
 """Shape scenes: a synthetic vision-language set whose every answer can be checked against the picture.
 
     train = ShapeScenes("train", num_scenes=4000, image_size=48)            # question answering (stage 2)
-    train[0]  # Sample(image=<PIL 48x48 RGB>, prompt="<image>\\nwhat colour is the circle?\\nanswer:",
+    train[0]  # Sample(image=<PIL 48x48 RGB>, prompt="what colour is the circle?\\n<image>\\nanswer:",
               #        answer="red", kind="colour")
     captions = ShapeScenes("train", num_scenes=4000, mode="caption")      # image-caption pairs (stage 1)
     test = ShapeScenes("test", num_scenes=500)                            # held-out phrasings and pairs
@@ -18,8 +18,15 @@ The held-out rule, fixed (it depends on nothing but the constants below):
 - HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train" or "val" scene contains and
   no "train" or "val" text mentions; every "test" scene contains at least one of them, and test
   questions are about those objects where the template allows.
-- Templates: the LAST phrasing of each question kind and of the captions is held out: "test" uses only
-  those, "train" and "val" never do.
+- Phrasings: each question is a lead-in (LEAD_INS: "", "look at the picture. ", ...) and a frame of its kind
+  (FRAMES: "what colour is the {ref}?", "the {ref} has which colour?", ...); per kind, the combinations
+  (lead-in i, frame j) with i + j = 3 mod 4 are "test"'s alone, the other twelve "train" and "val"'s (captions
+  likewise: "an image showing" with the objects' cells is held out). Each lead-in and each frame is seen in
+  training with other partners, so every word of a test question occurs in training questions of its kind,
+  only never in that combination. Why: the language model is trained from scratch on these texts alone, so a
+  held-out phrasing with a word it never saw ("what is the number of ...", when "number" was in no training
+  question) measures nothing but that the word is unknown; a new combination of known parts measures whether
+  it reads the question's parts (systematic generalisation), which is the question worth asking.
 - "val" scenes are the layouts whose hash (`layout_bucket`, over colour, shape, size and cell of each
   object: jitter ignored) is 0 mod VAL_BUCKETS; "train" scenes never are. So no val layout is a train
   layout, whatever the sizes and seeds of the two sets.
@@ -39,7 +46,10 @@ import numpy as np
 import torch
 
 IMAGE_MARKER = "<image>"
-PROMPT_FORMAT = "{image}\n{question}\nanswer:"   # the answer follows after one space (see LlavaProcessor)
+# The question comes before the image, so the image tokens can read it: each can tell whether it is the object
+# asked about (with the image first, only the tokens after it can, all at once). LLaVA-1.5's instruction data
+# puts "<image>" before or after the question. The answer follows after one space (see LlavaProcessor).
+PROMPT_FORMAT = "{question}\n{image}\nanswer:"
 CAPTION_QUESTION = "describe the image."
 
 COLOURS = {"red": (220, 30, 30), "green": (30, 160, 50), "blue": (40, 70, 220),
@@ -56,19 +66,52 @@ VAL_BUCKETS = 8
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 SPLITS = ("train", "val", "test")
 
-# Per kind, the phrasings; the last one of each list is held out for "test".
-TEMPLATES: dict[str, tuple[str, ...]] = {
-    "colour": ("what colour is the {ref}?", "what is the colour of the {ref}?", "the {ref} has which colour?"),
-    "shape": ("what shape is the {ref}?", "which shape is the {ref}?", "the {ref} is what kind of shape?"),
-    "count": ("how many {what} are there?", "count the {what}.", "what is the number of {what} in the image?"),
-    "position": ("where is the {ref}?", "in which part of the image is the {ref}?",
-                 "where in the picture can you find the {ref}?"),
+# A phrasing is a lead-in and a frame. Every lead-in goes with every frame of every kind; per kind, the
+# combinations (lead-in i, frame j) with (i + j) % len(LEAD_INS) == len(LEAD_INS) - 1 are held out for "test"
+# (one per lead-in and one per frame), the others are "train" and "val"'s. So a test phrasing is a new
+# combination of a lead-in and a frame that training shows, each with other partners.
+LEAD_INS = ("", "look at the picture. ", "please answer: ", "question: ")
+FRAMES: dict[str, tuple[str, ...]] = {
+    "colour": ("what colour is the {ref}?", "what is the colour of the {ref}?", "the {ref} has which colour?",
+               "which colour does the {ref} have?"),
+    "shape": ("what shape is the {ref}?", "what is the shape of the {ref}?", "the {ref} has which shape?",
+              "which shape does the {ref} have?"),
+    "count": ("how many {what} are there?", "count the {what}.", "what is the number of {what}?",
+              "how many {what} can you see?"),
+    "position": ("where is the {ref}?", "in which part of the image is the {ref}?", "where can you find the {ref}?",
+                 "the {ref} is in which part of the image?"),
     "relation": ("is the {a} {rel} the {b}?", "is the {a} located {rel} the {b}?",
-                 "would you say the {a} is {rel} the {b}?"),
-    "exist": ("is there {pair}?", "does the image contain {pair}?", "can you see {pair} anywhere?"),
-    "caption": ("{objects}.", "a picture with {objects}.", "{objects_at}.", "an image showing {objects_at}."),
+                 "would you say the {a} is {rel} the {b}?", "is it true that the {a} is {rel} the {b}?"),
+    "exist": ("is there {pair}?", "does the image contain {pair}?", "can you see {pair}?",
+              "is there {pair} anywhere?"),
 }
-HELD_OUT_TEMPLATES = frozenset(f"{kind}/{len(t) - 1}" for kind, t in TEMPLATES.items())
+# Captions (the answer to CAPTION_QUESTION): a lead-in and the objects with or without their cells; the
+# pairing of the last lead-in with the cells is held out.
+CAPTION_LEAD_INS = ("", "a picture with ", "an image showing ")
+CAPTION_BODIES = ("{objects}.", "{objects_at}.")
+
+
+def _compose(leads: tuple[str, ...], frames: tuple[str, ...], held) -> tuple[tuple[str, ...], frozenset[int]]:
+    phrasings, held_out = [], set()
+    for i, lead in enumerate(leads):
+        for j, frame in enumerate(frames):
+            if held(i, j):
+                held_out.add(len(phrasings))
+            phrasings.append(lead + frame)
+    return tuple(phrasings), frozenset(held_out)
+
+
+_COMPOSED = {kind: _compose(LEAD_INS, frames, lambda i, j: (i + j) % len(LEAD_INS) == len(LEAD_INS) - 1)
+             for kind, frames in FRAMES.items()}
+_COMPOSED["caption"] = _compose(CAPTION_LEAD_INS, CAPTION_BODIES,
+                                lambda i, j: (i, j) == (len(CAPTION_LEAD_INS) - 1, len(CAPTION_BODIES) - 1))
+TEMPLATES: dict[str, tuple[str, ...]] = {kind: phrasings for kind, (phrasings, _) in _COMPOSED.items()}
+HELD_OUT_TEMPLATES = frozenset(f"{kind}/{t}" for kind, (_, held) in _COMPOSED.items() for t in held)
+
+
+def phrasings(kind: str, split: str) -> tuple[int, ...]:
+    """Indices into TEMPLATES[kind] that `split` asks with: the held-out ones for "test", the others else."""
+    return tuple(t for t in range(len(TEMPLATES[kind])) if (f"{kind}/{t}" in HELD_OUT_TEMPLATES) == (split == "test"))
 
 
 class Sample(NamedTuple):
@@ -304,8 +347,8 @@ def _ask(scene: Scene, kind: str, rng: np.random.Generator, split: str) -> tuple
 
 
 def _template(kind: str, rng: np.random.Generator, split: str) -> int:
-    n = len(TEMPLATES[kind])
-    return n - 1 if split == "test" else int(rng.integers(n - 1))
+    allowed = phrasings(kind, split)
+    return allowed[int(rng.integers(len(allowed)))]
 
 
 def make_questions(scene: Scene, rng: np.random.Generator, split: str, count: int,
@@ -343,12 +386,14 @@ def make_caption(scene: Scene, rng: np.random.Generator, split: str) -> QA:
 class ShapeScenes(torch.utils.data.Dataset):
     """Question-answer (mode="qa": questions_per_scene per scene) or caption (mode="caption": one per
     scene) items over num_scenes scenes of `split`, as `Sample`s. transform: applied to each PIL image
-    (e.g. a processor's pixel transform); `qa(i)` and `scene_of(i)` give an item's metadata."""
+    (e.g. a processor's pixel transform); cache_images: keep each scene's (transformed) image once made, for
+    the epochs to come (a scene's questions share it; 28 KB a 48-pixel float image); `qa(i)` and
+    `scene_of(i)` give an item's metadata."""
 
     def __init__(self, split: str = "train", num_scenes: int = 1000, *, seed: int = 0, image_size: int = 48,
                  mode: str = "qa", questions_per_scene: int = 4, kinds: tuple[str, ...] = KINDS,
                  max_objects: int = 4, texture: float = 0.0, transform: Callable | None = None,
-                 prompt_format: str = PROMPT_FORMAT):
+                 prompt_format: str = PROMPT_FORMAT, cache_images: bool = False):
         if mode not in ("qa", "caption"):
             raise ValueError(f"mode must be 'qa' or 'caption', got {mode!r}")
         unknown = [k for k in kinds if k not in KINDS]
@@ -360,6 +405,7 @@ class ShapeScenes(torch.utils.data.Dataset):
         draw_scene(Scene(()), image_size, texture)  # checks image_size and texture now, not at the first item
         self.split, self.mode, self.image_size, self.texture = split, mode, image_size, texture
         self.transform, self.prompt_format = transform, prompt_format
+        self._images: dict[int, Any] | None = {} if cache_images else None
         self.scenes = [make_scene(seed, split, i, max_objects) for i in range(num_scenes)]
         self.items: list[tuple[int, QA]] = []
         asked: Counter = Counter()
@@ -383,8 +429,12 @@ class ShapeScenes(torch.utils.data.Dataset):
 
     def __getitem__(self, i: int) -> Sample:
         scene_index, qa = self.items[i]
-        image = self.image(scene_index)
-        if self.transform is not None:
-            image = self.transform(image)
+        image = None if self._images is None else self._images.get(scene_index)
+        if image is None:
+            image = self.image(scene_index)
+            if self.transform is not None:
+                image = self.transform(image)
+            if self._images is not None:
+                self._images[scene_index] = image
         prompt = self.prompt_format.format(image=IMAGE_MARKER, question=qa.question)
         return Sample(image, prompt, qa.answer, qa.kind)

@@ -10,8 +10,9 @@ import pytest
 import torch
 
 from data.image_qa import CLASS_NAMES, LabelledImageQA, held_out_templates
-from data.scenes import (BACKGROUND, COLOURS, GRID, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
-                         NUMBER_WORDS, TEMPLATES, Sample, ShapeScenes, layout_bucket, make_scene, normalize_answer)
+from data.scenes import (BACKGROUND, COLOURS, GRID, SHAPES, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
+                         NUMBER_WORDS, TEMPLATES, Sample, ShapeScenes, layout_bucket, make_scene, normalize_answer,
+                         phrasings)
 from data.vision import write_idx
 
 
@@ -143,22 +144,51 @@ def test_deterministic_per_seed_and_prefix_stable():
     assert make_scene(7, "test", 4) == make_scene(7, "test", 4)
 
 
+SLOT_WORDS = {*COLOURS, *SHAPES, *(f"{s}s" for s in SHAPES), "shape", "shapes", "object", "at", "the", "a", "an",
+              "top", "middle", "bottom", "left", "center", "right"}
+SLOTS = {"rel": "left of|right of|above|below", "objects_at": ".* at the .*", "objects": "(?!.* at the ).+"}
+
+
 def _template_regex(template: str) -> re.Pattern:
-    parts = re.split(r"\{\w+\}", template)
-    return re.compile("^" + "(.+)".join(re.escape(p) for p in parts) + "$")
+    """A phrasing as a pattern; a slot matches only what it can hold (scene words), so "is the {a} {rel} the {b}?"
+    does not match "is the red circle located above the blue square?" by taking "red circle located" as {a}."""
+    words = "|".join(sorted(SLOT_WORDS))
+    parts = re.split(r"(\{\w+\})", template)
+    return re.compile("^" + "".join(f"(?:{SLOTS.get(part[1:-1], f'(?:{words})(?: (?:{words}))*')})"
+                                    if part.startswith("{") else re.escape(part) for part in parts) + "$")
+
+
+def _held_and_seen(kind: str) -> tuple[list[str], list[str]]:
+    return [TEMPLATES[kind][t] for t in phrasings(kind, "test")], [TEMPLATES[kind][t] for t in phrasings(kind, "train")]
 
 
 def test_held_out_templates_never_in_training(train, val, test_set):
     held = [TEMPLATES[t.split("/")[0]][int(t.split("/")[1])] for t in HELD_OUT_TEMPLATES]
-    seen = [t for kind, ts in TEMPLATES.items() for t in ts[:-1]]
     for ds in (train, val, ShapeScenes("train", 100, seed=3, mode="caption")):
         texts = [ds.qa(i).answer if ds.qa(i).kind == "caption" else ds.qa(i).question for i in range(len(ds))]
         assert not {ds.qa(i).template for i in range(len(ds))} & HELD_OUT_TEMPLATES
         assert not any(_template_regex(t).match(text) for t in held if "{" in t for text in texts)
     assert {test_set.qa(i).template for i in range(len(test_set))} <= HELD_OUT_TEMPLATES
     questions = [test_set.qa(i).question for i in range(len(test_set))]
-    assert not any(_template_regex(t).match(q) for t in seen if "{" in t and "{objects" not in t for q in questions)
+    asked = [t for kind in KINDS for t in _held_and_seen(kind)[1]]  # captions are no questions
+    assert not any(_template_regex(t).match(q) for t in asked for q in questions)
     assert {test_set.qa(i).kind for i in range(len(test_set))} == set(KINDS)
+    # every phrasing of every kind is asked somewhere: twelve per kind in training, four in test
+    assert {train.qa(i).template for i in range(len(train))} | {test_set.qa(i).template for i in range(len(test_set))} \
+        >= {f"{kind}/{t}" for kind in KINDS for t in range(len(TEMPLATES[kind]))}
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "caption"])
+def test_held_out_phrasings_are_new_combinations_of_seen_words(kind):
+    """A test phrasing is no training phrasing, and each of its words occurs in a training phrasing of the same
+    kind: a model that learnt the training questions knows every word it is asked in test."""
+    held, seen = _held_and_seen(kind)
+    assert held and len(seen) >= 2 * len(held)
+    assert not set(held) & set(seen)
+    words = lambda text: re.findall(r"[a-z]+|\{\w+\}", text)  # slots count as words: {ref} is a reference
+    seen_words = {w for t in seen for w in words(t)}
+    for phrasing in held:
+        assert set(words(phrasing)) <= seen_words, (phrasing, set(words(phrasing)) - seen_words)
 
 
 def test_held_out_pairs_never_in_training(train, val, test_set):
@@ -206,6 +236,15 @@ def test_transform_and_dataloader():
     assert len(batch) == 4 and all(isinstance(s, Sample) for s in batch)
 
 
+def test_cached_images_are_the_drawn_ones():
+    transform = lambda im: torch.from_numpy(np.asarray(im).copy())
+    plain, cached = (ShapeScenes("train", 6, seed=4, transform=transform, cache_images=c) for c in (False, True))
+    for _ in range(2):  # the second pass reads the cache
+        for i in range(len(plain)):
+            assert torch.equal(plain[i].image, cached[i].image) and plain[i].prompt == cached[i].prompt
+    assert len(cached._images) == 6
+
+
 def test_scene_errors():
     with pytest.raises(ValueError, match="split must be one of"):
         ShapeScenes("dev", 3)
@@ -238,7 +277,7 @@ def test_digit_questions():
             expected = CLASS_NAMES["digits"][label] if qa.kind == "class" else \
                 "yes" if qa.query["asked"] == label else "no"
             assert sample.answer == expected and qa.query["label"] == label
-    assert sets["test"][0].prompt == f"{IMAGE_MARKER}\nwhat number does this image show?\nanswer:"
+    assert sets["test"][0].prompt == f"what number does this image show?\n{IMAGE_MARKER}\nanswer:"
     caption = LabelledImageQA("digits", "train", mode="caption", limit=5)
     assert len(caption) == 5 and all(caption[i].answer.split()[-1].rstrip(".") in CLASS_NAMES["digits"]
                                      or "written by hand" in caption[i].answer for i in range(5))
