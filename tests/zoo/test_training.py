@@ -604,3 +604,64 @@ def test_ddp_two_cpu_processes_stay_in_sync(tmp_path: Path) -> None:
     assert ckpt["world_size"] == 2 and len(ckpt["data"]) == len(ckpt["rng"]) == 2
     assert ckpt["data"][0]["pos"] == ckpt["data"][1]["pos"] and not torch.equal(ckpt["data"][0]["gen"],
                                                                                  ckpt["data"][1]["gen"])
+
+
+class RaggedLM(nn.Module):
+    def __init__(self, vocab: int = 11, dim: int = 8) -> None:
+        super().__init__()
+        torch.manual_seed(3)
+        self.embed, self.out = nn.Embedding(vocab, dim), nn.Linear(dim, vocab)
+
+    def forward(self, ids: Tensor) -> Tensor:
+        return self.out(torch.tanh(self.embed(ids)))
+
+
+def token_mean_loss(model: nn.Module, batch: dict[str, Tensor]) -> tuple[Tensor, dict[str, Any]]:
+    """Cross-entropy over the labelled positions only: each sample holds a different number of them."""
+    logits = model(batch["ids"])
+    loss = F.cross_entropy(logits.flatten(0, 1), batch["labels"].flatten(), ignore_index=-100)
+    return loss, {"loss_weight": (batch["labels"] != -100).sum()}
+
+
+def ragged_labels() -> list[dict[str, Tensor]]:
+    g = torch.Generator().manual_seed(9)
+    items = []
+    for i in range(32):
+        ids = torch.randint(0, 11, (6,), generator=g)
+        labels = ids.roll(-1).clone()
+        labels[1 + i % 5:] = -100  # 1 to 5 labelled tokens
+        items.append({"ids": ids, "labels": labels})
+    return items
+
+
+def _weighted_ddp_worker(rank: int, world_size: int, port: int, out: str) -> None:
+    import torch.distributed as dist
+
+    from data.loader import BatchStream
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                      WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank))
+    torch.set_num_threads(1)
+    try:
+        stream = BatchStream(ragged_labels(), 8 // world_size, seed=4, rank=rank, world_size=world_size)
+        train(RaggedLM(), stream, token_mean_loss, TrainConfig(steps=4, lr=5e-2, device="cpu", out=out,
+                                                             progress=False, eval_every=0, save_every=0))
+    finally:
+        dist.destroy_process_group()
+
+
+def test_ddp_weighs_ranks_by_their_labelled_tokens(tmp_path: Path) -> None:
+    """Two processes of 4 samples each give the per-step losses of one process of 8 (the same global batch),
+    though the ranks hold different numbers of labelled tokens: the ranks are weighed by loss_weight."""
+    import torch.multiprocessing as mp
+
+    from data.loader import BatchStream
+
+    single = str(tmp_path / "one")
+    train(RaggedLM(), BatchStream(ragged_labels(), 8, seed=4), token_mean_loss,
+          TrainConfig(steps=4, lr=5e-2, device="cpu", out=single, progress=False, eval_every=0, save_every=0))
+    mp.spawn(_weighted_ddp_worker, args=(2, _free_port(), str(tmp_path / "two")), nprocs=2, join=True)
+    one, two = ([r["loss"] for r in train_records(tmp_path / d)] for d in ("one", "two"))
+    assert len(one) == len(two) == 4
+    assert one == pytest.approx(two, rel=1e-5, abs=1e-6)
+    assert "loss_weight" not in train_records(tmp_path / "two")[0]  # a weight, not a metric

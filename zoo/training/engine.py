@@ -23,7 +23,10 @@ Contracts the engine relies on:
   Under DDP each rank passes its own shard (e.g. `BatchStream(rank=, world_size=)`).
 - `loss_fn(model, batch)` returns a scalar loss tensor, or `(loss, metrics)`
   where metrics maps names to scalars (tensors or floats); they are averaged
-  over micro-batches (and ranks) and logged beside the loss. Under DDP `model`
+  over micro-batches (and ranks) and logged beside the loss. A loss that is
+  a mean over a varying number of items (labelled tokens) puts that number
+  in metrics["loss_weight"]: under DDP the ranks are then weighed by it, so
+  two processes give one process's losses on the same global batch. Under DDP `model`
   is the DDP wrapper: call it (`model(x)`) rather than its methods, or the
   gradients are not synchronised.
 - `eval_fn(model) -> {name: scalar}` gets the unwrapped model, in eval mode,
@@ -69,6 +72,8 @@ CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
 PLOT_NAME = "loss.png"
 CONFIG_NAME = "train_config.json"
+# A loss function's metric naming how many items its (mean) loss averages: see _Run.weigh_ranks.
+LOSS_WEIGHT = "loss_weight"
 
 Batch = Any
 LossOutput = Tensor | tuple[Tensor, Mapping[str, Any]]
@@ -272,6 +277,7 @@ class _Run:
             with sync:
                 with _autocast(self.device, config.dtype):
                     loss, metrics = _split_loss(self.loss_fn(self.model, batch))
+                loss, metrics = self.weigh_ranks(loss, metrics)
                 # Dividing makes the summed gradients those of the mean loss over grad_accum batches.
                 scaled = loss.float() / config.grad_accum
                 (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
@@ -281,6 +287,22 @@ class _Run:
                 metric_sums[name] = metric_sums.get(name, 0.0) + v.to(self.device)
         self.window = (start, samples_window, tokens_window)
         return loss_sum, metric_sums
+
+    def weigh_ranks(self, loss: Tensor, metrics: Mapping[str, Any]) -> tuple[Tensor, dict[str, Any]]:
+        """A loss that is a mean over a varying count of items (tokens with labels) reports that count as
+        metrics[LOSS_WEIGHT]. Under DDP each rank's loss is then scaled by world_size * count / (count over
+        all ranks), so DDP's mean of the ranks' gradients is the gradient of the mean over every item of
+        the global batch, and the logged loss that mean: one process with the same global batch gets the
+        same. Without the count every rank weighs the same (right for equal counts: fixed-length blocks,
+        one label per image)."""
+        metrics = dict(metrics)
+        weight = metrics.pop(LOSS_WEIGHT, None)
+        if weight is None or not self.ctx.is_distributed:
+            return loss, metrics
+        local = torch.as_tensor(weight, dtype=torch.float32, device=self.device).reshape(())
+        total = local.clone()
+        dist.all_reduce(total)  # SUM
+        return loss * (local * self.ctx.world_size / total.clamp(min=1.0)), metrics
 
     def optimizer_step(self) -> tuple[Tensor, float]:
         """Clip, step, advance the schedule -> (gradient norm before clipping, the lr this step used)."""

@@ -14,11 +14,18 @@ from torch import nn
 from heads.classification import ClassifierHead
 from heads.lm import CausalLMHead
 from heads.mlm import MLMHead
+from zoo.training.engine import LOSS_WEIGHT
 
 
-def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-    """batch: input_ids (B, T) and labels (B, T) = the next tokens."""
-    return CausalLMHead.loss(model(batch["input_ids"], batch.get("attention_mask")), batch["labels"])
+def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
+    """batch: input_ids (B, T) and labels (B, T) = the next tokens (-100: no loss there)."""
+    loss = CausalLMHead.loss(model(batch["input_ids"], batch.get("attention_mask")), batch["labels"])
+    return loss, {LOSS_WEIGHT: labelled(batch["labels"])}
+
+
+def labelled(labels: torch.Tensor) -> torch.Tensor:
+    """How many positions carry a label (not -100): the count a token-mean loss averages over."""
+    return (labels != -100).sum()
 
 
 def mlm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
@@ -29,7 +36,7 @@ def mlm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Te
                    predict=predicted)  # (N, V): labelled only
     labels = batch["labels"][predicted]
     accuracy = (logits.argmax(-1) == labels).float().mean()
-    return MLMHead.loss(logits, labels), {"mlm_acc": accuracy}
+    return MLMHead.loss(logits, labels), {"mlm_acc": accuracy, LOSS_WEIGHT: labels.numel()}
 
 
 def model_inputs(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
