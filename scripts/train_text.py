@@ -112,6 +112,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     print(f"{args.model} ({task}): {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
           f"vocab {tokenizer.vocab_size}, {len(train_set)} train / {len(val_set)} held-out sequences")
     result = train(model, stream, loss_fn, config, eval_fn=eval_fn)
+    model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
     if not is_main_process():
         return
     model.eval()
@@ -150,6 +151,7 @@ def classification(args, config: TrainConfig, out: Path, ctx):
     print(f"{args.model} genre classification: {len(split.labels)} genres, {len(train_set)} train / "
           f"{len(test_set)} test chunks (split by file)")
     result = train(model, stream, classification_loss(args.label_smoothing), config, eval_fn=eval_fn)
+    model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
     if not is_main_process():
         return
     final = evaluate_classifier(model, iterate_once(test_set, 64, collate), len(split.labels))

@@ -99,6 +99,7 @@ def main(argv=None) -> dict:
               f"{len(split.classes)} classes, {len(train_set)} train / {len(test_set)} test images, "
               f"{pre['size']}x{pre['size']}x{pre['in_chans']}, augment {augment}")
     result = train(model, stream, classification_loss(args.label_smoothing), config, eval_fn=eval_fn)
+    model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
     if not is_main_process():
         return {}
     final = evaluate_classifier(model, iterate_once(test_set, 256), len(split.classes))

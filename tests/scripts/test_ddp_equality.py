@@ -38,15 +38,15 @@ def run(cmd: list[str], timeout: int = 900) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-def single_and_ddp(script: str, args: list[str], batch: int, tmp_path: Path,
-                   nodes: bool = False) -> tuple[list[float], list[float]]:
+def single_and_ddp(script: str, args: list[str], batch: int, tmp_path: Path, nodes: bool = False,
+                   extra: tuple[str, ...] = ()) -> tuple[list[float], list[float]]:
     """(losses of one process with --batch-size 2*batch, losses of two processes with --batch-size batch)."""
     path = str(ROOT / "scripts" / script)
     common = [*args, "--no-progress", "--threads", "1", "--device", "cpu", "--save-every", "0"]
     run([sys.executable, path, *common, "--batch-size", str(2 * batch), "--out", str(tmp_path / "one")])
     if not nodes:
         run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", path, *common,
-             "--batch-size", str(batch), "--out", str(tmp_path / "two")])
+             *extra, "--batch-size", str(batch), "--out", str(tmp_path / "two")])
     else:  # two single-process "nodes" meeting at a c10d rendezvous on loopback, as two machines would
         port = free_port()
         launch = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc_per_node", "1",
@@ -90,3 +90,19 @@ def test_train_audio_keywords_ddp_equals_one_process(tmp_path):
             "--eval-every", "0", "--dropout", "0"]
     one, two = single_and_ddp("train_audio.py", args, 8, tmp_path)
     assert len(one) == 4 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.slow
+def test_train_text_fsdp_equals_one_process_and_exports_the_model(tmp_path):
+    """--fsdp: parameters sharded over the two processes, checkpoints sharded; the losses are one process's
+    and model/ holds the whole model (save_pretrained of the gathered parameters)."""
+    import torch
+
+    import zoo
+
+    one, two = single_and_ddp("train_text.py", [*TEXT, "--save-every", "2"], 4, tmp_path, extra=("--fsdp",))
+    assert len(one) == 4 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
+    assert (tmp_path / "two" / "checkpoint.dcp" / "training_state.pt").is_file()
+    model, reference = (zoo.load_pretrained(tmp_path / d / "model").eval() for d in ("two", "one"))
+    ids = torch.randint(0, 400, (1, 16))
+    torch.testing.assert_close(model(ids), reference(ids), rtol=1e-3, atol=1e-4)

@@ -125,9 +125,7 @@ def restore_training_state(
     shapes) for another model's checkpoint.
     """
     ckpt = load_torch_checkpoint(path)
-    if not isinstance(ckpt, dict) or ckpt.get("format") != TRAINING_FORMAT:
-        found = sorted(ckpt) if isinstance(ckpt, dict) else type(ckpt).__name__
-        raise CorruptCheckpointError(f"{str(path)!r} is not a zoo training checkpoint (found {found})")
+    check_format(ckpt, path)
     check_state_dict(model, ckpt["model"], path)
     model.load_state_dict(ckpt["model"])
     try:
@@ -137,6 +135,20 @@ def restore_training_state(
             f"{str(path)!r}: the saved optimizer state does not fit this model's parameter groups ({error}); "
             "did the trainable parameters or no_weight_decay() change?"
         ) from error
+    restore_loop_state(ckpt, scheduler, scaler, data, rank, world_size, path)
+    return ckpt
+
+
+def check_format(ckpt: Any, path: str | os.PathLike[str]) -> None:
+    if not isinstance(ckpt, dict) or ckpt.get("format") != TRAINING_FORMAT:
+        found = sorted(ckpt) if isinstance(ckpt, dict) else type(ckpt).__name__
+        raise CorruptCheckpointError(f"{str(path)!r} is not a zoo training checkpoint (found {found})")
+
+
+def restore_loop_state(ckpt: Mapping[str, Any], scheduler: Any, scaler: Any, data: Any, rank: int, world_size: int,
+                       path: str | os.PathLike[str]) -> None:
+    """Everything but model and optimizer: schedule, scaler, and (same world size only) this rank's data
+    position and RNG."""
     if scheduler is not None and ckpt.get("scheduler") is not None:
         scheduler.load_state_dict(ckpt["scheduler"])
     if scaler is not None and ckpt.get("scaler"):
@@ -148,7 +160,6 @@ def restore_training_state(
                 raise TypeError(f"{str(path)!r} holds a data position but the stream has no load_state_dict()")
             data.load_state_dict(data_state)
         set_rng_state(ckpt["rng"][rank])
-    return ckpt
 
 
 class MetricsLog:
@@ -217,10 +228,18 @@ _TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_ste
 
 
 def resume_training(path: Path, model: nn.Module, optimizer: Any, scheduler: Any, scaler: Any, data: Any,
-            config: TrainConfig, ctx: DistContext) -> tuple[int, float]:
-    """The engine's resume: restore everything from `path`, warn where the run's settings or world size
-    differ from the checkpoint's; returns (step, elapsed seconds before this run)."""
-    ckpt = restore_training_state(path, model, optimizer, scheduler, scaler, data, ctx.rank, ctx.world_size)
+            config: TrainConfig, ctx: DistContext, sharded: bool = False) -> tuple[int, float]:
+    """The engine's resume: restore everything from `path` (a sharded checkpoint's directory with `sharded`),
+    warn where the run's settings or world size differ from the checkpoint's; returns (step, elapsed seconds
+    before this run)."""
+    if sharded:
+        from zoo.training.sharded import load_sharded
+
+        ckpt = load_sharded(path, model, optimizer)
+        check_format(ckpt, path)
+        restore_loop_state(ckpt, scheduler, scaler, data, ctx.rank, ctx.world_size, path)
+    else:
+        ckpt = restore_training_state(path, model, optimizer, scheduler, scaler, data, ctx.rank, ctx.world_size)
     saved = ckpt.get("config") or {}
     changed = {k: (saved[k], getattr(config, k)) for k in _TRAJECTORY_FIELDS
                if k in saved and saved[k] != getattr(config, k)}

@@ -47,6 +47,8 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
                    help="torch.compile the training step (needs a C++ compiler on CPU; the first steps compile)")
     g.add_argument("--grad-checkpointing", action="store_true",
                    help="recompute each Transformer block's activations in backward (less memory, ~1 more forward)")
+    g.add_argument("--fsdp", action="store_true",
+                   help="under torchrun: shard parameters, gradients and optimizer state (FSDP2) instead of DDP")
     g.add_argument("--keep-last", type=int, default=1, metavar="K",
                    help="checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)")
 
@@ -62,7 +64,7 @@ def train_config(args: argparse.Namespace) -> TrainConfig:
                        eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
                        out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
                        compile=args.compile, time_budget=60.0 * args.time_budget,
-                       grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last)
+                       grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last, fsdp=args.fsdp)
 
 
 def start_run(args: argparse.Namespace) -> tuple[Path, TrainConfig, DistContext]:

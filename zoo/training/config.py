@@ -37,6 +37,9 @@ class TrainConfig:
     # memory for about one more forward per step.
     grad_checkpointing: bool = False
     keep_last: int = 1  # checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)
+    # Under torchrun: FSDP2 (zoo/training/sharded.py) instead of DDP: parameters, gradients and optimizer
+    # state sharded over the ranks, checkpoints sharded (checkpoint.dcp/), the plain model gathered at the end.
+    fsdp: bool = False
     # Seconds of wall clock for the whole run (0: off). Training stops when it is spent or at `steps`,
     # whichever comes first, and the cosine decay follows whichever of the two is further along, so
     # the run ends at the floor however fast the machine turns out to be ("Cramming", Geiping &
@@ -86,3 +89,5 @@ class TrainResult:
     eval_metrics: dict[str, float]  # last eval_fn result, keys without the "eval_" prefix
     history: list[dict[str, Any]] = field(default_factory=list)  # metrics.jsonl records
     wall_time: float = 0.0  # seconds spent in this call
+    # The trained model whole: the one passed in, or with fsdp the gathered plain copy (None on ranks > 0).
+    model: Any = None

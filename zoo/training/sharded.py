@@ -1,0 +1,101 @@
+"""FSDP2 for the training engine (TrainConfig.fsdp, the scripts' --fsdp): every Transformer Block and then the
+whole model wrapped with torch.distributed.fsdp.fully_shard, so each rank holds 1/world_size of the
+parameters, gradients and optimizer state; sharded checkpoints through torch.distributed.checkpoint (DCP);
+and, at the end, the plain model (every parameter whole, on the CPU) that save_pretrained writes.
+
+A sharded checkpoint is a directory, `checkpoint.dcp/`: DCP's shard files (every rank writes its own) and
+training_state.pt (step, schedule, scaler, data positions and RNG per rank, config), written by rank 0. It
+is written as `checkpoint.dcp.tmp/` and renamed into place when every rank has finished, so a crash
+mid-write leaves the previous checkpoint whole.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+from torch import nn
+from torch.distributed.checkpoint.state_dict import (StateDictOptions, get_model_state_dict, get_state_dict,
+                                                     set_state_dict)
+from torch.distributed.fsdp import FSDPModule, fully_shard
+
+from backbones.block import Block
+from zoo.io import CorruptCheckpointError, atomic_torch_save, load_torch_checkpoint
+from zoo.training.distributed import DistContext
+
+SHARDED_NAME = "checkpoint.dcp"
+STATE_NAME = "training_state.pt"
+
+
+def shard(model: nn.Module) -> nn.Module:
+    """fully_shard every Block (each all-gathers its parameters just before it runs and frees them after),
+    then the model itself (embeddings, heads, final norm); in place."""
+    for module in model.modules():
+        if isinstance(module, Block):
+            fully_shard(module)
+    fully_shard(model)
+    return model
+
+
+def is_sharded(model: nn.Module) -> bool:
+    return isinstance(model, FSDPModule)
+
+
+def save_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, state: dict[str, Any],
+                 ctx: DistContext) -> None:
+    """Every rank writes its shards into directory.tmp, rank 0 the training state; then rank 0 swaps it in."""
+    tmp = directory.with_name(directory.name + ".tmp")
+    if ctx.is_main and tmp.exists():
+        shutil.rmtree(tmp)  # a write a crash interrupted
+    dist.barrier()
+    model_state, optim_state = get_state_dict(model, optimizer)
+    dcp.save({"model": model_state, "optimizer": optim_state}, checkpoint_id=str(tmp))
+    if ctx.is_main:
+        atomic_torch_save(state, tmp / STATE_NAME)
+    dist.barrier()  # every shard is on disk
+    if ctx.is_main:
+        old = directory.with_name(directory.name + ".old")
+        if directory.exists():
+            directory.rename(old)
+        tmp.rename(directory)
+        shutil.rmtree(old, ignore_errors=True)
+    dist.barrier()
+
+
+def load_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any]:
+    """Read the model's and optimizer's shards back (every rank its own) and return the training state."""
+    state_path = directory / STATE_NAME
+    if not state_path.is_file():
+        raise CorruptCheckpointError(f"{str(directory)!r} is not a whole sharded checkpoint: {STATE_NAME} is "
+                                     "missing (written last, so the write never finished)")
+    state = load_torch_checkpoint(state_path)
+    model_state, optim_state = get_state_dict(model, optimizer)
+    loaded = {"model": model_state, "optimizer": optim_state}
+    try:
+        dcp.load(loaded, checkpoint_id=str(directory))
+    except Exception as error:  # DCP names the missing or mismatched key
+        raise CorruptCheckpointError(f"cannot load the sharded checkpoint {str(directory)!r} into this model: "
+                                     f"{str(error).splitlines()[0][:300]}") from error
+    set_state_dict(model, optimizer, model_state_dict=loaded["model"], optim_state_dict=loaded["optimizer"])
+    return state
+
+
+def plain_model(model: nn.Module, ctx: DistContext) -> nn.Module | None:
+    """The sharded model gathered whole: a new unsharded model of the same config on the CPU, on rank 0 (None
+    on the others; every rank must call this, as it gathers). What save_pretrained and evaluation take."""
+    full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    if not ctx.is_main:
+        return None
+    from zoo.registry import build_model
+
+    config = getattr(model, "config", None)
+    if config is None:
+        raise TypeError(f"{type(model).__name__} has no config: FSDP training can gather only zoo models whole")
+    plain = build_model(config)
+    plain.load_state_dict(full)
+    if getattr(model, "tokenizer", None) is not None:  # families whose models carry their tokenizer
+        plain.tokenizer = model.tokenizer
+    return plain.train(model.training)
