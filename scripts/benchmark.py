@@ -21,7 +21,7 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
 Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (forward, train,
-learning, vision, ast, llava, generation/, whisper); this script parses the flags, runs them and prints their tables.
+learning, vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints their tables.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machi
                        vision)
 from zoo.bench import ast as ast_bench
 from zoo.bench import llava as llava_bench
+from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.config import ModelBench
@@ -41,7 +42,7 @@ from zoo.bench.generation.common import COMPILED_GRAPHS
 from zoo.bench.report import run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-SECTIONS = ["forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper"]
+SECTIONS = ["forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -159,6 +160,9 @@ def main(argv=None) -> dict:
         results["whisper"]["others_cpu_share"] = others_share(start)
         print(whisper_bench.report(results["whisper"], whisper_config))
         print(f"\n{machine_line(machine(), results['whisper']['others_cpu_share'])}")
+    if "scale" in args.only:
+        results["scale"] = scale_bench.run(quick=args.quick)
+        print(scale_bench.report(results["scale"]))
     if "others_cpu_share" not in results and "whisper" not in results:  # no machine line yet: one for the run
         results["others_cpu_share"] = others_share(start)
         print("\n" + machine_line(results["machine"], results["others_cpu_share"]))

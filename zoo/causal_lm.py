@@ -19,6 +19,10 @@ from backbones.frontends.tokens import TokenEmbedding
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
 
+# Tokens per chunk of the checkpointed loss (forward(labels=) under activation checkpointing): 256 x 50257
+# fp32 logits are 51 MB.
+LOSS_CHUNK = 256
+
 
 class CausalLM(ZooModel):
     def __init__(self, config, embed: TokenEmbedding, transformer: Transformer, head: CausalLMHead,
@@ -52,9 +56,14 @@ class CausalLM(ZooModel):
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | None = None,
-                logits_to_keep: int | None = None) -> torch.Tensor:
-        """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill)."""
+                logits_to_keep: int | None = None, labels: torch.Tensor | None = None) -> torch.Tensor:
+        """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill).
+        With labels (B, T) (the next tokens, -100 where there is none): the mean cross-entropy instead, over
+        LOSS_CHUNK tokens at a time when activation checkpointing is on (the logits never exist whole)."""
         features = self.forward_features(input_ids, attention_mask, positions, input_pos, head_follows=True)
+        if labels is not None:
+            chunk = LOSS_CHUNK if self.transformer.grad_checkpointing and self.training else None
+            return self.head.features_loss(features, labels, chunk)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:

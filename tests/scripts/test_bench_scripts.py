@@ -132,3 +132,16 @@ def test_benchmark_backends_quick(tmp_path):
         assert len(table) > 1
     assert json.loads((tmp_path / "models.json").read_text()) == json.loads(json.dumps(results["models"]))
     assert (tmp_path / "attention.png").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_benchmark_scale_quick(tmp_path, capsys):
+    """--only scale --quick: the memory probe (fresh processes), compile on gpt_tiny, 1 vs 2 processes."""
+    out = tmp_path / "scale.json"
+    benchmark.main(["--quick", "--only", "scale", "--threads", "1", "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert "Activation checkpointing saves" in printed and "scaling efficiency" in printed
+    scale = json.loads(out.read_text())["scale"]
+    # (gpt_tiny at 256 tokens holds too little activation memory for checkpointing to show; gpt2 at 1024 does)
+    assert scale["memory"]["plain"]["step_peak_mib"] > 0 and scale["memory"]["checkpointed"]["step_peak_mib"] > 0
+    assert scale["compile"][0]["model"] == "gpt_tiny" and scale["processes"]["2 processes"] > 0

@@ -19,7 +19,8 @@ from zoo.training.engine import LOSS_WEIGHT
 
 def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
     """batch: input_ids (B, T) and labels (B, T) = the next tokens (-100: no loss there)."""
-    loss = CausalLMHead.loss(model(batch["input_ids"], batch.get("attention_mask")), batch["labels"])
+    # The model computes the loss from its features (under activation checkpointing, in token chunks).
+    loss = model(batch["input_ids"], batch.get("attention_mask"), labels=batch["labels"])
     return loss, {LOSS_WEIGHT: labelled(batch["labels"])}
 
 
