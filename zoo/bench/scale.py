@@ -164,13 +164,7 @@ def run(quick: bool = False) -> dict:
 
 
 def report(results: dict) -> str:
-    m = results["memory"]
-    lines = [f"### Training memory: {m['model']}, one AdamW step on 1 x {m['tokens']} tokens, fp32 (peak RSS above "
-             "the weights, gradients and optimizer state held before the step)", "",
-             table(["variant", "held before the step MiB", "step peak MiB", "step s"],
-                   [[k, f"{m[k]['held_mib']:.0f}", f"{m[k]['step_peak_mib']:.0f}", f"{m[k]['step_s']:.2f}"]
-                    for k in ("plain", "checkpointed")]),
-             "", f"Activation checkpointing saves **{100 * m['saving']:.0f}%** of the step's peak (target >= 40%).", ""]
+    lines = [memory_report(results["memory"])]
     rows = [[r["model"], f"{r['eager_ms']:.1f}", f"{r['compiled_ms']:.1f}",
              f"**{r['speedup']:.2f}x** ({r['spread'][0]:.2f}-{r['spread'][1]:.2f})", f"{r['compile_s']:.0f}"]
             for r in results["compile"]]
@@ -184,6 +178,18 @@ def report(results: dict) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # the memory probe's fresh process: python -m zoo.bench.scale memory NAME TOKENS 0|1
-    if sys.argv[1:2] == ["memory"]:
+def memory_report(m: dict) -> str:
+    return "\n".join([
+        f"### Training memory: {m['model']}, one AdamW step on 1 x {m['tokens']} tokens, fp32 (peak RSS above "
+        "the weights, gradients and optimizer state held before the step)", "",
+        table(["variant", "held before the step MiB", "step peak MiB", "step s"],
+              [[k, f"{m[k]['held_mib']:.0f}", f"{m[k]['step_peak_mib']:.0f}", f"{m[k]['step_s']:.2f}"]
+               for k in ("plain", "checkpointed")]),
+        "", f"Activation checkpointing saves **{100 * m['saving']:.0f}%** of the step's peak (target >= 40%).", ""])
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["memory"]:  # the probe's fresh process: python -m zoo.bench.scale memory NAME TOKENS 0|1
         print(json.dumps(step_peak_mib(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1")))
+    elif sys.argv[1:2] == ["memory-table"]:  # python -m zoo.bench.scale memory-table [NAME [TOKENS]]
+        print(memory_report(memory(*(sys.argv[2:3] or ["gpt2"]), int((sys.argv[3:4] or ["1024"])[0]))))
