@@ -26,6 +26,7 @@ from torch import nn
 
 from backbones.inference import attention_kernel
 from backbones.masks import combine, ensure_nonempty_rows
+from backbones.modules import set_on_each
 from backbones.precision import InputProjections, cast_for_autocast
 
 BACKENDS = ("xformers", "sdpa", "math")
@@ -194,12 +195,7 @@ def set_attention_backend(model: nn.Module, backend: str) -> int:
     on the actual inputs, with the reasons of every backend in the error."""
     if backend != "auto" and backend not in BACKENDS:
         raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, BACKENDS))}; got {backend!r}")
-    layers = [m for m in model.modules() if isinstance(m, MultiHeadAttention)]
-    if not layers:
-        raise ValueError(f"{type(model).__name__} holds no MultiHeadAttention layer to set a backend on")
-    for layer in layers:
-        layer.backend = backend
-    return len(layers)
+    return set_on_each(model, MultiHeadAttention, "backend", backend, "to set a backend on")
 
 
 class MultiHeadAttention(nn.Module):

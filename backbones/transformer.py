@@ -12,6 +12,7 @@ from torch.utils.checkpoint import checkpoint
 from backbones.block import Block, BlockSpec
 from backbones.kv_cache import CrossKVCache, KVCache
 from backbones.masks import cache_slots_mask, decoder_mask
+from backbones.modules import set_on_each
 from backbones.norms import make_norm
 
 
@@ -103,9 +104,4 @@ def set_grad_checkpointing(module: nn.Module, enable: bool = True) -> int:
     """Switch activation checkpointing on (or off) in every Transformer stack inside `module`, wrappers
     included (a training-only head around a model); returns how many stacks were switched, and raises
     ValueError where there is none."""
-    stacks = [m for m in module.modules() if isinstance(m, Transformer)]
-    if not stacks:
-        raise ValueError(f"{type(module).__name__} holds no Transformer stack: nothing to checkpoint")
-    for stack in stacks:
-        stack.grad_checkpointing = enable
-    return len(stacks)
+    return set_on_each(module, Transformer, "grad_checkpointing", enable, "to checkpoint")
