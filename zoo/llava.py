@@ -296,9 +296,11 @@ def llava_v1_5_7b() -> LlavaConfig:
 @register_model
 def llava_scenes() -> LlavaConfig:
     """For the shape scenes (data/scenes.py; scripts/train_multimodal.py): 48x48 images in a 3x3 grid of
-    16-pixel patches, one per scene cell (9 image tokens), a 2-layer x 128 tower (features from layer -2: one
-    block runs), LLaVA-1.5's projector, a 3-layer x 128 LLaMA over 512 tokens (a BPE of the scenes' texts;
-    the placeholder is id 511) and 128 positions."""
-    vision = ClipVisionConfig(image_size=48, patch_size=16, dim=128, depth=2, num_heads=4, mlp_ratio=2.0)
-    text = dataclasses.replace(llama_tiny(), vocab_size=512, max_positions=128, depth=3)
+    16-pixel patches, one per scene cell (9 image tokens), a 2-layer x 128 tower read at layer 0 (its patch
+    embeddings after the pre-norm: no block runs, so each image token holds its own cell only), LLaVA-1.5's
+    projector, a 4-layer x 128 LLaMA over 512 tokens (a BPE of the scenes' texts; the placeholder is id 511)
+    and 128 positions."""
+    vision = ClipVisionConfig(image_size=48, patch_size=16, dim=128, depth=2, num_heads=4, mlp_ratio=2.0,
+                              vision_feature_layer=0)
+    text = dataclasses.replace(llama_tiny(), vocab_size=512, max_positions=128, depth=4)
     return LlavaConfig(text=text, vision=vision, image_token_id=text.vocab_size - 1)

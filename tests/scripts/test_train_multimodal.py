@@ -63,7 +63,7 @@ def test_stage2_learns_resumes_and_answers_through_the_public_api(stage1, tmp_pa
                                                                       str(resumed)]))  # killed at step 25
     assert max(train_losses(resumed)) == 25
     train_multimodal.main([*args, "--out", str(resumed), "--resume"])
-    assert train_losses(resumed) == losses  # bit for bit: data order, question perturbations, RNG, optimizer
+    assert train_losses(resumed) == losses  # bit for bit: data order, RNG, optimizer
 
     # The saved model, its tokenizer and preprocessing answer the held-out questions as the run scored them.
     directory = straight / "model"
