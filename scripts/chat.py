@@ -8,7 +8,7 @@
 --model: a save_pretrained directory of scripts/train_multimodal.py (or its run directory), which holds the
 tokenizer (tokenizer.json) and the pixel preprocessing (preprocess_config.json). IMAGE: a file, or
 scene:SPLIT:INDEX for a shape scene drawn at the model's image size. Prompts follow the training format
-(data.scenes.PROMPT_FORMAT: "<image>\\n{question}\\nanswer:").
+(data.scenes.PROMPT_FORMAT: "{question}\\n<image>\\nanswer:": the question first, so the image tokens can read it).
 
 The conversation lives in one decoding Session (zoo.generation) on the model bound to its image
 (`Llava.bind_images`): the image is encoded and spliced once, at the first turn's prefill; every later turn
