@@ -72,6 +72,7 @@ from zoo.clip import ClipVisionConfig
 from zoo.llava import Llava
 from zoo.training import is_main_process, train
 from zoo.training.cli import add_training_arguments, start_run
+from zoo.training.engine import LOSS_WEIGHT
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "test")
@@ -197,7 +198,8 @@ def answer_loss(model, batch: dict[str, torch.Tensor]):
     logits = model(batch["input_ids"], batch["pixel_values"], batch["attention_mask"])  # (B, T, V)
     labels = batch["labels"]
     known = labels != -100
-    return CausalLMHead.loss(logits, labels), {"token_acc": (logits.argmax(-1)[known] == labels[known]).float().mean()}
+    return CausalLMHead.loss(logits, labels), {"token_acc": (logits.argmax(-1)[known] == labels[known]).float().mean(),
+                                               LOSS_WEIGHT: known.sum()}  # ranks weighed by their answer tokens
 
 
 @torch.no_grad()
@@ -286,6 +288,7 @@ def main(argv=None) -> dict:
               f"trained; vocab {tokenizer.vocab_size}; {len(train_set)} train / "
               + " / ".join(f"{len(s)} {k}" for k, s in held_out.items()) + f" {mode} items")
     result = train(model, stream, answer_loss, config, eval_fn=eval_fn)
+    model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
     if not is_main_process():
         return {}
     model.eval()

@@ -106,3 +106,12 @@ def test_train_text_fsdp_equals_one_process_and_exports_the_model(tmp_path):
     model, reference = (zoo.load_pretrained(tmp_path / d / "model").eval() for d in ("two", "one"))
     ids = torch.randint(0, 400, (1, 16))
     torch.testing.assert_close(model(ids), reference(ids), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.slow
+def test_train_multimodal_ddp_equals_one_process(tmp_path):
+    """Stage 1 (captions of different lengths): the ranks are weighed by their caption tokens."""
+    args = ["--stage", "1", "--steps", "3", "--warmup", "1", "--eval-every", "0", "--scenes", "64",
+            "--eval-scenes", "4"]
+    one, two = single_and_ddp("train_multimodal.py", args, 4, tmp_path)
+    assert len(one) == 3 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
