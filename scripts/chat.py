@@ -27,7 +27,8 @@ import torch
 import zoo
 from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform
-from data.scenes import IMAGE_MARKER, PROMPT_FORMAT, ShapeScenes
+from data.scene_dataset import ShapeScenes
+from data.scenes import IMAGE_MARKER, PROMPT_FORMAT
 from data.tokenization import load_tokenizer
 from zoo.generation import GenerationConfig, Session, choose
 

@@ -65,14 +65,15 @@ from data.image_qa import LabelledImageQA
 from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
 from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform
 from data.loader import BatchStream, iterate_once
-from data.scenes import ShapeScenes, normalize_answer
+from data.scene_dataset import ShapeScenes
+from data.scenes import normalize_answer
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
 from zoo.llava import Llava
 from zoo.training import is_main_process, train
 from zoo.training.cli import add_training_arguments, start_run
-from zoo.training.engine import LOSS_WEIGHT
+from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "test")

@@ -11,7 +11,7 @@ from PIL import Image
 from data.collate import IGNORE_INDEX
 from data.llava_processor import (CLIP_MEAN, CLIP_STD, PIL_PARITY_TOLERANCE, LlavaProcessor, ToRGB, clip_transform,
                                   num_image_tokens, pad_to_square_transform)
-from data.scenes import ShapeScenes
+from data.scene_dataset import ShapeScenes
 from data.tokenization import train_bpe
 
 N = 4  # image features per image in these tests

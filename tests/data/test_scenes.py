@@ -11,8 +11,8 @@ import torch
 
 from data.image_qa import CLASS_NAMES, LabelledImageQA, held_out_templates
 from data.scenes import (BACKGROUND, COLOURS, GRID, SHAPES, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
-                         NUMBER_WORDS, TEMPLATES, Sample, ShapeScenes, layout_bucket, make_scene, normalize_answer,
-                         phrasings)
+                         NUMBER_WORDS, TEMPLATES, Sample, layout_bucket, make_scene, normalize_answer, phrasings)
+from data.scene_dataset import ShapeScenes
 from data.vision import write_idx
 
 

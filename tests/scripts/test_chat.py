@@ -36,7 +36,7 @@ def encodes(monkeypatch) -> list:
 
 
 def test_answers_a_question_about_an_image_file(model_dir, tmp_path, capsys, encodes):
-    from data.scenes import ShapeScenes
+    from data.scene_dataset import ShapeScenes
 
     ShapeScenes("test", 1, image_size=64).image(0).save(tmp_path / "scene.png")  # resized to the model's 48
     answers = chat.main([str(tmp_path / "scene.png"), "what colour is the circle?", "--model", str(model_dir),

@@ -10,7 +10,8 @@ import torch
 import zoo
 from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform
-from data.scenes import KINDS, ShapeScenes, normalize_answer
+from data.scene_dataset import ShapeScenes
+from data.scenes import KINDS, normalize_answer
 from data.tokenization import load_tokenizer
 from tests.helpers import load_script, stop_after_checkpoint
 

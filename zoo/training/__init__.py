@@ -4,14 +4,16 @@
     from zoo.training.tasks import causal_lm_loss
     result = train(model, stream, causal_lm_loss, TrainConfig(steps=600, lr=3e-3))
 
-engine (the loop), config (TrainConfig, TrainResult), schedule (AdamW groups, warmup-cosine),
-distributed (ranks and collectives), checkpoint (training state, RNG, metrics log), tasks (loss and
-evaluation functions per task), cli (the flags every training script shares).
+engine (the loop), config (TrainConfig, TrainResult), schedule (AdamW groups, warmup-cosine), batches
+(devices, counts, make_eval_fn), distributed (ranks and collectives), sharded (FSDP2), checkpoint (training
+state, RNG, metrics log), tasks (loss and evaluation functions per task), cli (the flags every training
+script shares).
 """
 from zoo.training.checkpoint import plot_losses
 from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import DistContext, distributed_context, is_main_process
-from zoo.training.engine import CheckpointWriteError, make_eval_fn, move_to_device, train
+from zoo.training.batches import make_eval_fn, move_to_device
+from zoo.training.engine import CheckpointWriteError, train
 from zoo.training.schedule import WarmupCosine, cosine_factor, lr_factor, param_groups
 
 __all__ = ["CheckpointWriteError", "DistContext", "TrainConfig", "TrainResult", "WarmupCosine", "cosine_factor", "distributed_context",

@@ -42,7 +42,6 @@ Outputs in `config.out` (written by rank 0 only): `checkpoint.pt`,
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
@@ -50,9 +49,9 @@ import shutil
 import time
 import warnings
 from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import torch
 import torch.distributed as dist
@@ -61,6 +60,8 @@ from torch.nn.parallel import DistributedDataParallel
 
 from backbones.transformer import set_grad_checkpointing
 from zoo.io import CorruptCheckpointError, atomic_write_text
+from zoo.training.batches import (LOSS_WEIGHT, Batch, BatchStreamLike, LossOutput, autocast_for, count_batch,
+                                  move_to_device, split_loss)
 from zoo.training.checkpoint import (TRAINING_FORMAT, MetricsLog, plot_losses, preserved_rng, resume_training,
                                      rng_state, save_training_state, seed_everything)
 from zoo.training.config import TrainConfig, TrainResult
@@ -73,98 +74,6 @@ CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
 PLOT_NAME = "loss.png"
 CONFIG_NAME = "train_config.json"
-# A loss function's metric naming how many items its (mean) loss averages: see _Run.weigh_ranks.
-LOSS_WEIGHT = "loss_weight"
-
-Batch = Any
-LossOutput = Tensor | tuple[Tensor, Mapping[str, Any]]
-
-
-class BatchStreamLike(Protocol):
-    def __next__(self) -> Batch: ...
-    def state_dict(self) -> dict[str, Any]: ...
-    def load_state_dict(self, state: dict[str, Any]) -> None: ...
-
-
-# --------------------------------------------------------------------------- batches, seeds
-
-
-def move_to_device(batch: Batch, device: torch.device) -> Batch:
-    """Move every tensor in a (nested) dict / list / tuple / namedtuple to `device`."""
-    if isinstance(batch, Tensor):
-        return batch.to(device, non_blocking=device.type == "cuda")
-    if isinstance(batch, Mapping):
-        return type(batch)({k: move_to_device(v, device) for k, v in batch.items()})
-    if isinstance(batch, tuple) and hasattr(batch, "_fields"):
-        return type(batch)(*(move_to_device(v, device) for v in batch))
-    if isinstance(batch, (list, tuple)):
-        return type(batch)(move_to_device(v, device) for v in batch)
-    return batch
-
-
-def _count_batch(batch: Batch) -> tuple[int, Tensor | int | None]:
-    """(samples, tokens); tokens: attention_mask.sum() (a tensor: no host sync until logging), else
-    input_ids.numel(), else an integer (B, T) first tuple element's numel, else None (no token ids)."""
-    if isinstance(batch, Mapping):
-        ids, mask = batch.get("input_ids"), batch.get("attention_mask")
-        first = ids if isinstance(ids, Tensor) else next((v for v in batch.values() if isinstance(v, Tensor)), None)
-        samples = int(first.shape[0]) if first is not None and first.ndim else 1
-        if isinstance(mask, Tensor):
-            return samples, mask.sum()
-        return samples, ids.numel() if isinstance(ids, Tensor) else None
-    first = batch[0] if isinstance(batch, (list, tuple)) and batch else batch
-    if not isinstance(first, Tensor) or first.ndim == 0:
-        return 1, None
-    is_ids = first.ndim == 2 and not first.is_floating_point() and not first.is_complex()
-    return int(first.shape[0]), first.numel() if is_ids else None
-
-
-def _autocast(device: torch.device, dtype: str) -> AbstractContextManager[Any]:
-    if dtype == "fp32":
-        return nullcontext()
-    return torch.autocast(device.type, dtype=torch.bfloat16 if dtype == "bf16" else torch.float16)
-
-
-def _split_loss(output: LossOutput) -> tuple[Tensor, Mapping[str, Any]]:
-    loss, metrics = output if isinstance(output, tuple) else (output, {})
-    if not isinstance(loss, Tensor) or loss.numel() != 1:
-        got = f"a tensor of shape {tuple(loss.shape)}" if isinstance(loss, Tensor) else type(loss).__name__
-        raise TypeError(f"loss_fn must return a scalar loss tensor or (loss, metrics); got {got}")
-    return loss.reshape(()), metrics
-
-
-# --------------------------------------------------------------------------- evaluation, metrics, plot
-
-
-def make_eval_fn(
-    data: BatchStreamLike, loss_fn: Callable[[nn.Module, Batch], LossOutput], num_batches: int, perplexity: bool = False
-) -> Callable[[nn.Module], dict[str, float]]:
-    """An eval_fn averaging loss_fn (and its metrics) over `num_batches` batches of `data`.
-
-    The stream is rewound to its current position before every evaluation, so
-    each eval sees the same batches and numbers are comparable across steps.
-    With `perplexity=True` it also reports ppl = exp(loss) (token-level CE losses).
-    """
-    if num_batches < 1:
-        raise ValueError(f"make_eval_fn: num_batches={num_batches!r}, expected >= 1")
-    start = copy.deepcopy(data.state_dict())
-
-    def eval_fn(model: nn.Module) -> dict[str, float]:
-        data.load_state_dict(copy.deepcopy(start))  # copy: a stream may mutate the tensors it is given
-        device = next(model.parameters()).device
-        sums: dict[str, float] = {}
-        for _ in range(num_batches):
-            loss, metrics = _split_loss(loss_fn(model, move_to_device(next(data), device)))
-            for name, value in {"loss": loss, **metrics}.items():
-                sums[name] = sums.get(name, 0.0) + float(value)
-        result = {name: total / num_batches for name, total in sums.items()}
-        if perplexity:
-            result["ppl"] = math.exp(min(result["loss"], 80.0))  # cap: exp overflows past ~709
-        return result
-
-    return eval_fn
-
-
 # --------------------------------------------------------------------------- the loop
 
 
@@ -229,26 +138,7 @@ class _Run:
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.schedule)
         self.scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
 
-        resuming = config.resume and self.ckpt_path.exists()
-        if config.resume and not resuming and ctx.is_main:
-            warnings.warn(f"resume=True but {str(self.ckpt_path)!r} does not exist: starting at step 0", stacklevel=3)
-        self.step, self.elapsed_before = 0, 0.0
-        if resuming:
-            try:
-                self.step, self.elapsed_before = resume_training(self.ckpt_path, raw, self.optimizer,
-                                                                 self.scheduler, self.scaler, data, config, ctx,
-                                                                 sharded=self.fsdp)
-            except CorruptCheckpointError as error:
-                older = previous_checkpoints(self.out)
-                if not older:
-                    raise
-                raise CorruptCheckpointError(f"{error} Older checkpoints of this run (keep_last): "
-                                             f"{[p.name for p in older]}; copy one over {CHECKPOINT_NAME} "
-                                             "to resume from it.") from error
-        else:
-            if ctx.is_main and self.ckpt_path.exists():
-                warnings.warn(f"resume=False: {str(self.ckpt_path)!r} will be overwritten by this run", stacklevel=3)
-            seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
+        resuming = self.resume_or_seed()
         self.log = MetricsLog(self.out / METRICS_NAME, ctx.is_main, self.step if config.resume else None)
         self.last_loss: float | None = next((r["loss"] for r in reversed(self.log.records)
                                              if r.get("split") == "train"), None)
@@ -257,6 +147,31 @@ class _Run:
         # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
         self.out_of_time = bool(config.time_budget) and self.elapsed_before >= config.time_budget
         self.window = (time.perf_counter(), 0, 0)  # start, samples, tokens (None: not countable) since last log
+
+    def resume_or_seed(self) -> bool:
+        """Restore the checkpoint where config.resume asks for one and it exists (sets step and the time spent
+        before); otherwise seed this rank. Returns whether it resumed."""
+        config, ctx = self.config, self.ctx
+        resuming = config.resume and self.ckpt_path.exists()
+        if config.resume and not resuming and ctx.is_main:
+            warnings.warn(f"resume=True but {str(self.ckpt_path)!r} does not exist: starting at step 0", stacklevel=4)
+        self.step, self.elapsed_before = 0, 0.0
+        if not resuming:
+            if ctx.is_main and self.ckpt_path.exists():
+                warnings.warn(f"resume=False: {str(self.ckpt_path)!r} will be overwritten by this run", stacklevel=4)
+            seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
+            return False
+        try:
+            self.step, self.elapsed_before = resume_training(self.ckpt_path, self.raw, self.optimizer, self.scheduler,
+                                                             self.scaler, self.data, config, ctx, sharded=self.fsdp)
+        except CorruptCheckpointError as error:
+            older = previous_checkpoints(self.out)
+            if not older:
+                raise
+            raise CorruptCheckpointError(f"{error} Older checkpoints of this run (keep_last): "
+                                         f"{[p.name for p in older]}; copy one over {CHECKPOINT_NAME} "
+                                         "to resume from it.") from error
+        return True
 
     def elapsed(self) -> float:
         return self.elapsed_before + time.perf_counter() - self.t_start
@@ -276,7 +191,7 @@ class _Run:
             except StopIteration:
                 raise RuntimeError(f"the data stream ran out at step {self.step + 1}; "
                                    "training streams must be infinite (cycle over epochs)") from None
-            samples, tokens = _count_batch(batch)
+            samples, tokens = count_batch(batch)
             samples_window += samples
             tokens_window = None if tokens is None or tokens_window is None else tokens_window + tokens
             batch = move_to_device(batch, self.device)
@@ -286,8 +201,8 @@ class _Run:
                 self.raw.set_requires_gradient_sync(last_micro)
             sync = self.model.no_sync() if ctx.is_distributed and not self.fsdp and not last_micro else nullcontext()
             with sync:
-                with _autocast(self.device, config.dtype):
-                    loss, metrics = _split_loss(self.loss_fn(self.model, batch))
+                with autocast_for(self.device, config.dtype):
+                    loss, metrics = split_loss(self.loss_fn(self.model, batch))
                 loss, metrics = self.weigh_ranks(loss, metrics)
                 # Dividing makes the summed gradients those of the mean loss over grad_accum batches.
                 scaled = loss.float() / config.grad_accum
@@ -362,7 +277,7 @@ class _Run:
     def evaluate(self) -> None:
         raw = self.raw
         raw.eval()
-        with preserved_rng(), torch.no_grad(), _autocast(self.device, self.config.dtype):
+        with preserved_rng(), torch.no_grad(), autocast_for(self.device, self.config.dtype):
             metrics = dict(self.eval_fn(raw))
         raw.train()
         names = sorted(metrics)

@@ -14,7 +14,7 @@ from torch import nn
 from heads.classification import ClassifierHead
 from heads.lm import CausalLMHead
 from heads.mlm import MLMHead
-from zoo.training.engine import LOSS_WEIGHT
+from zoo.training.batches import LOSS_WEIGHT
 
 
 def causal_lm_loss(model: nn.Module, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, Any]]:
