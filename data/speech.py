@@ -19,7 +19,8 @@ and build.json, the config and synthesizer versions that made it.
 
 Keywords (KEYWORDS, 48 classes): each class said per_class times, the speakers taken in turn;
 the Asterisk digits and letters as "human". ASR: `sentences` plain sentences from the shipped
-KJV and Brown extracts (data.speech_text), one speaker each in turn, at most max_seconds long;
+KJV and Brown extracts (data.speech_text), at most max_seconds long, each said by `readings`
+speakers (the first taken in turn; a sentence's speakers are all held out or all training ones);
 `human` Asterisk prompts with a plain transcript. Speakers: data.speech_synth; val_fraction of
 the utterances of training voices (of each class, for keywords) go to val. Synthetic audio is trimmed of its silent ends
 (data.speech_synth.trim_silence); each train utterance also gets `augment` copies ("-aug1"...)
@@ -67,6 +68,7 @@ class SpeechSetConfig:
     per_class: int = 100  # keywords: utterances of each class
     keywords: tuple[str, ...] = KEYWORDS
     sentences: int = 2000  # asr: synthetic sentences
+    readings: int = 1  # asr: speakers who say each sentence (all of the same split's voices)
     min_words: int = 3
     max_words: int = 15
     max_seconds: float = 8.0  # asr: longer synthetic sentences (before augmentation) are dropped
@@ -224,8 +226,11 @@ def plan_keywords(config: SpeechSetConfig, engines: tuple[str, ...] = ENGINES) -
 
 
 def plan_asr(config: SpeechSetConfig, engines: tuple[str, ...] = ENGINES) -> list[Planned]:
-    """The synthetic sentences: the i-th said by speaker i % voices; val takes val_fraction of those of
-    training voices."""
+    """The synthetic sentences: the i-th said first by speaker i % voices, then by `readings` - 1 more speakers
+    of the same kind (held out or training), spread over them; val takes val_fraction of the sentences of
+    training voices, with all their readings, so a sentence is in one split only."""
+    if config.readings < 1:
+        raise ValueError(f"readings must be at least 1, got {config.readings}")
     speakers = choose_speakers(config.voices, config.seed, engines)
     rng = np.random.default_rng([config.seed, _STREAMS["asr"]])
     texts = choose_sentences(config.sentences, rng, kjv_sentences(config.kjv, config.min_words, config.max_words),
@@ -233,8 +238,16 @@ def plan_asr(config: SpeechSetConfig, engines: tuple[str, ...] = ENGINES) -> lis
     said_by = [speakers[i % len(speakers)] for i in range(len(texts))]
     trained = [i for i, speaker in enumerate(said_by) if not is_held_out(speaker)]
     val = {trained[k] for k in _val_picks(len(trained), config.val_fraction, rng)}
-    return [_synthetic(text, None, said_by[i], i in val, config, (config.seed, _STREAMS["asr"], 1, i), f"{i:06d}")
-            for i, text in enumerate(texts)]
+    planned = []
+    for i, text in enumerate(texts):
+        group = [s for s in speakers if is_held_out(s) == is_held_out(said_by[i])]
+        first, spacing = group.index(said_by[i]), max(1, len(group) // config.readings)
+        for k in range(config.readings):  # reading 0 keeps the seed and name a one-reading set gives it
+            seed = (config.seed, _STREAMS["asr"], 1, i) if k == 0 else (config.seed, _STREAMS["asr"], 3, i, k)
+            speaker = group[(first + k * spacing) % len(group)]
+            stem = f"{i:06d}" + (f"-r{k}" if k else "")
+            planned.append(_synthetic(text, None, speaker, i in val, config, seed, stem))
+    return planned
 
 
 def plan_human(kind: str, config: SpeechSetConfig) -> list[Planned]:

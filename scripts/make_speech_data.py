@@ -39,6 +39,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--per-class", type=int, default=defaults.per_class, help="keywords: utterances per class")
     p.add_argument("--keywords", nargs="+", default=list(KEYWORDS), metavar="CLASS", help="keywords: classes")
     p.add_argument("--sentences", type=int, default=defaults.sentences, help="asr: synthetic sentences")
+    p.add_argument("--readings", type=int, default=defaults.readings,
+                   help="asr: speakers who say each sentence (a sentence stays in one split)")
     p.add_argument("--min-words", type=int, default=defaults.min_words)
     p.add_argument("--max-words", type=int, default=defaults.max_words)
     p.add_argument("--max-seconds", type=float, default=defaults.max_seconds, help="asr: longest utterance")
@@ -66,7 +68,8 @@ def main(argv=None) -> int:
         sys.exit(f"make_speech_data: no Asterisk prompts in {args.asterisk_dir}: run `make data` "
                  "(or scripts/get_data.sh speech) first, or pass --human 0")
     config = SpeechSetConfig(seed=args.seed, voices=args.voices, per_class=args.per_class,
-                             keywords=tuple(args.keywords), sentences=args.sentences, min_words=args.min_words,
+                             keywords=tuple(args.keywords), sentences=args.sentences, readings=args.readings,
+                             min_words=args.min_words,
                              max_words=args.max_words, max_seconds=args.max_seconds, human=args.human,
                              augment=args.augment, val_fraction=args.val_fraction, kjv=args.kjv, brown=args.brown,
                              asterisk_dir=args.asterisk_dir)

@@ -18,10 +18,14 @@ jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the 
 cross-entropy, (1 - w) CE + w CTC (hybrid CTC/attention, heads/ctc.py): the decoder alone can lower its loss
 from the text, the CTC term only from the audio. The head is for training only: model/ holds the Whisper.
 
+During training the held-out figures (keywords: loss and accuracy; asr: the decoder's cross-entropy) are taken
+on --eval-split, by default "val" (training voices, sentences or clips not trained on), so settings are
+chosen without the test voices; the final scores are on "test" and "human" (keywords also "val").
+
 --data defaults to data/full/speech/<task> when `make data` built it, else the tiny set shipped in
 data/speech_tiny/<task> (data.speech.speech_dir). Outputs in --out: checkpoint.pt,
 metrics.jsonl, loss.png, summary.json, model/ (save_pretrained; keywords also labels.json), and
-confusion_test.png / confusion_human.png (keywords) or transcripts.jsonl (asr).
+confusion_<split>.png (keywords) or transcripts.jsonl (asr).
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ from zoo.training.cli import add_training_arguments, start_run, train_config
 from zoo.training.tasks import classification_loss, evaluate_classifier, held_out_loss, plot_confusion
 
 TASKS = {"keywords": "ast_tiny", "asr": "whisper_micro"}
+_SPLIT_NAMES = {"val": "training voices, other utterances", "test": "held-out voices", "human": "human recordings"}
 ENGLISH_VOCAB = 51864  # openai-whisper's English-only tokenizer (gpt2 + specials + timestamps)
 
 
@@ -53,6 +58,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--task", choices=sorted(TASKS), required=True)
     p.add_argument("--data", help="a folder with manifest.jsonl (default: the full set if built, else the shipped one)")
     p.add_argument("--model", help=f"registered preset (default: {TASKS})")
+    p.add_argument("--eval-split", choices=["val", "test"], default="val",
+                   help="the split scored during training (val: training voices, other utterances; test: held-out "
+                        "voices, which the final scores also use)")
     p.add_argument("--eval-limit", type=int, default=0, help="transcribe at most this many rows per split (0: all)")
     p.add_argument("--spec-augment", action=argparse.BooleanOptionalAction, default=False,
                    help="keywords: time shift and frequency / time masks on the training spectrograms (off: on "
@@ -93,30 +101,30 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
     frames = model.config.max_length
     augment = SpecAugment() if args.spec_augment else None
     sets = {split: KeywordSet(select(rows, split), args.data, classes, frames, spec_augment=augment if split == "train"
-                              else None) for split in ("train", "test", "human")}
+                              else None) for split in ("train", "val", "test", "human")}
     if ctx.is_main:
         print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {len(classes)} "
               f"classes; " + ", ".join(f"{len(s)} {k}" for k, s in sets.items()))
 
     def eval_fn(m):
-        result = evaluate_classifier(m, iterate_once(sets["test"], 256), len(classes))
+        result = evaluate_classifier(m, iterate_once(sets[args.eval_split], 256), len(classes))
         return {"loss": result["loss"], "acc": result["acc"]}
 
     result = train(model, _stream(sets["train"], args, ctx), classification_loss(args.label_smoothing),
-                   train_config(args), eval_fn=eval_fn if len(sets["test"]) else None)
+                   train_config(args), eval_fn=eval_fn if len(sets[args.eval_split]) else None)
     if not is_main_process():
         return {}
     out = Path(args.out)
     summary = {"task": "keywords", "model": args.model, "data": str(args.data), "steps": result.step,
                "train_loss": result.train_loss, "classes": classes, "wall_s": result.wall_time}
-    for split in ("test", "human"):
+    for split in ("val", "test", "human"):
         if not len(sets[split]):
             continue
         final = evaluate_classifier(model, iterate_once(sets[split], 256), len(classes))
         plot_confusion(final["confusion"], classes, out / f"confusion_{split}.png")
         summary.update({f"{split}_acc": final["acc"], f"{split}_loss": final["loss"], f"{split}_rows": len(sets[split])})
         print(f"{split} accuracy {final['acc']:.4f} on {len(sets[split])} clips "
-              f"({'held-out voices' if split == 'test' else 'human recordings'}; {sets[split].dropped} rows "
+              f"({_SPLIT_NAMES[split]}; {sets[split].dropped} rows "
               "of classes not trained dropped)")
     model.save_pretrained(out / "model")
     (out / "model" / "labels.json").write_text(json.dumps({"labels": classes, "features": "ast",
@@ -183,7 +191,7 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx)
-            for split in ("train", "test", "human")}
+            for split in ("train", "val", "test", "human")}
     collate = sets["train"].collate
     if ctx.is_main:
         print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {tokenizer}; "
@@ -193,10 +201,10 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     loss_fn = asr_loss(args.ctc_weight, trained.ctc if args.ctc_weight > 0 else None)
 
     def eval_fn(m):  # the decoder's held-out cross-entropy, whatever the training mix
-        return {"loss": held_out_loss(model, iterate_once(sets["test"], 64, collate), asr_loss())}
+        return {"loss": held_out_loss(model, iterate_once(sets[args.eval_split], 64, collate), asr_loss())}
 
     result = train(trained, _stream(sets["train"], args, ctx, collate), loss_fn, train_config(args),
-                   eval_fn=eval_fn if len(sets["test"]) else None)
+                   eval_fn=eval_fn if len(sets[args.eval_split]) else None)
     if not is_main_process():
         return {}
     out = Path(args.out)
@@ -212,7 +220,7 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
                 f.write(json.dumps({"split": split, **pair}) + "\n")
             summary.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
             print(f"{split} WER {wer:.3f} on {len(pairs)} clips "
-                  f"({'held-out voices' if split == 'test' else 'human recordings'}), e.g. "
+                  f"({_SPLIT_NAMES[split]}), e.g. "
                   f"{pairs[0]['reference']!r} -> {pairs[0]['hypothesis']!r}")
     model.save_pretrained(out / "model")
     return summary

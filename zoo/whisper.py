@@ -241,3 +241,11 @@ def whisper_mini() -> WhisperConfig:
     fit the tokenizer."""
     return WhisperConfig(audio_ctx=500, text_ctx=128, vocab_size=1024, dim=192, audio_heads=3, audio_depth=4,
                          text_heads=3, text_depth=2, audio_mlp_hidden=768, text_mlp_hidden=768)
+
+
+@register_model
+def whisper_mini_6s() -> WhisperConfig:
+    """whisper_mini over a 6 s window (600 mel frames, 300 audio positions): the synthetic sentences here last
+    3 s on average, so most of a 10 s window is padding the encoder pays for."""
+    return WhisperConfig(audio_ctx=300, text_ctx=128, vocab_size=1024, dim=192, audio_heads=3, audio_depth=4,
+                         text_heads=3, text_depth=2, audio_mlp_hidden=768, text_mlp_hidden=768)

@@ -180,6 +180,20 @@ def test_plans_are_deterministic_and_hold_out_whole_voices():
         plan_keywords(SpeechSetConfig(keywords=("maybe",)))
 
 
+def test_asr_readings_keep_each_sentence_in_one_split():
+    one = plan_asr(SpeechSetConfig(seed=0, voices=30, sentences=120))
+    three = plan_asr(SpeechSetConfig(seed=0, voices=30, sentences=120, readings=3))
+    assert len(three) == 3 * len(one) and len({p.audio for p in three}) == len(three)
+    assert [p for p in three if "-r" not in p.audio] == one  # the first reading is the one-reading set's row
+    splits, speakers = {}, {}
+    for p in three:
+        splits.setdefault(p.text, set()).add(p.split)
+        speakers.setdefault(p.text, set()).add(p.voice.speaker)
+    assert all(len(s) == 1 for s in splits.values()) and all(len(s) == 3 for s in speakers.values())
+    with pytest.raises(ValueError, match="readings"):
+        plan_asr(SpeechSetConfig(readings=0))
+
+
 def test_sentences_are_plain_and_short():
     kjv, brown = kjv_sentences(), brown_sentences()
     assert "In the beginning God created the heaven and the earth." in kjv
