@@ -119,6 +119,9 @@ class _Run:
         if config.grad_checkpointing:
             set_grad_checkpointing(raw)
         if self.fsdp:
+            if getattr(raw, "config", None) is None:  # plain_model rebuilds it from its config at the end
+                raise ValueError(f"fsdp: {type(raw).__name__} has no config; FSDP trains zoo models (which the end "
+                                 "of the run gathers whole); use DDP for this one")
             model = shard(raw)  # in place: raw's parameters are now its rank's shards (DTensors)
         elif ctx.is_distributed and not isinstance(model, DistributedDataParallel):
             model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)
