@@ -115,3 +115,14 @@ def test_train_multimodal_ddp_equals_one_process(tmp_path):
             "--eval-scenes", "4"]
     one, two = single_and_ddp("train_multimodal.py", args, 4, tmp_path)
     assert len(one) == 3 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.slow
+def test_train_audio_asr_ddp_equals_one_process(tmp_path):
+    """Speech recognition with the decoder's cross-entropy alone (transcripts of different lengths): the ranks
+    are weighed by their tokens. (With --ctc-weight > 0 the loss mixes a token mean and an utterance mean, and
+    no one count makes the reduction exact.)"""
+    args = ["--task", "asr", "--data", str(SPEECH / "asr"), "--steps", "3", "--warmup", "1", "--eval-every", "0",
+            "--dropout", "0", "--ctc-weight", "0", "--eval-limit", "2"]
+    one, two = single_and_ddp("train_audio.py", args, 4, tmp_path)
+    assert len(one) == 3 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
