@@ -61,9 +61,6 @@ class Transformer(nn.Module):
         if self.has_cache and input_pos is None:
             raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
         start = input_pos or 0
-        if attention_mask is not None and attention_mask.dim() == 2 and attention_mask.shape[1] != start + t:
-            raise ValueError(f"attention_mask must cover every key: (batch, {start + t}) for {start} cached and {t} "
-                             f"new token(s); got shape {tuple(attention_mask.shape)}")
         mask, causal = decoder_mask(attention_mask, t, start + t, device)
         return mask, causal, range(start, start + t) if positions is None else positions
 

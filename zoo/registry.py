@@ -106,13 +106,10 @@ def check_sizes(config: Any, prefix: str = "") -> None:
 
 
 def model_bytes(model: nn.Module) -> int:
-    """Bytes of a model's parameters and buffers, each shared tensor once (works on the meta device)."""
-    seen: dict[tuple, int] = {}
-    for t in [*model.parameters(), *model.buffers()]:
-        key = (t.untyped_storage().data_ptr(), t.device.type, id(t.untyped_storage())) if t.device.type != "meta" \
-            else (id(t),)
-        seen[key] = t.numel() * t.element_size()
-    return sum(seen.values())
+    """Bytes of a model's parameters and buffers, a tied tensor once (it is one Parameter object; works on
+    the meta device)."""
+    unique = {id(t): t for t in [*model.parameters(), *model.buffers()]}
+    return sum(t.numel() * t.element_size() for t in unique.values())
 
 
 def memory_limit() -> int:

@@ -48,9 +48,10 @@ def check_finite(x: torch.Tensor, name: str) -> None:
 
 
 def check_mask(attention_mask: torch.Tensor | None, batch: int, keys: int, name: str = "attention_mask") -> None:
-    """A (batch, keys) padding mask for `keys` key positions (the cache's and the new tokens')."""
+    """An encoder's (batch, keys) padding mask (a decoder's, over cache and new tokens, is checked by
+    backbones.masks.decoder_mask)."""
     if attention_mask is None or tracing():
         return
     if tuple(attention_mask.shape) != (batch, keys):
-        raise ValueError(f"{name} must be (batch, keys) = ({batch}, {keys}), one entry per token the inputs "
-                         f"and the cache hold; got shape {tuple(attention_mask.shape)}")
+        raise ValueError(f"{name} must be (batch, keys) = ({batch}, {keys}), one entry per token; got shape "
+                         f"{tuple(attention_mask.shape)}")

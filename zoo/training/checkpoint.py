@@ -94,14 +94,19 @@ def save_training_state(
 
     `extra` (config, elapsed, ...) must be plain types, like everything else here.
     """
-    atomic_torch_save({
-        "format": TRAINING_FORMAT, "step": step, "world_size": len(rng),
-        "model": model.state_dict(), "model_config": _model_config(model),
-        "optimizer": optimizer.state_dict(),
-        "scheduler": scheduler.state_dict() if scheduler is not None else None,
-        "scaler": scaler.state_dict() if scaler is not None else None,
-        "data": data, "rng": rng, **extra,
-    }, path)
+    atomic_torch_save({**loop_state(step=step, scheduler=scheduler, scaler=scaler, data=data, rng=rng, **extra),
+                       "model": model.state_dict(), "model_config": _model_config(model),
+                       "optimizer": optimizer.state_dict()}, path)
+
+
+def loop_state(*, step: int, scheduler: Any, scaler: Any, data: list[Any], rng: list[dict[str, Any]],
+               **extra: Any) -> dict[str, Any]:
+    """A checkpoint's content but model and optimizer (which a sharded checkpoint keeps in its shards):
+    what `restore_loop_state` reads back."""
+    return {"format": TRAINING_FORMAT, "step": step, "world_size": len(rng),
+            "scheduler": scheduler.state_dict() if scheduler is not None else None,
+            "scaler": scaler.state_dict() if scaler is not None else None,
+            "data": data, "rng": rng, **extra}
 
 
 def _model_config(model: nn.Module) -> dict[str, Any] | None:

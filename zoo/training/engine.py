@@ -62,8 +62,8 @@ from backbones.transformer import set_grad_checkpointing
 from zoo.io import CorruptCheckpointError, atomic_write_text
 from zoo.training.batches import (LOSS_WEIGHT, Batch, BatchStreamLike, LossOutput, autocast_for, count_batch,
                                   move_to_device, split_loss)
-from zoo.training.checkpoint import (TRAINING_FORMAT, MetricsLog, plot_losses, preserved_rng, resume_training,
-                                     rng_state, save_training_state, seed_everything)
+from zoo.training.checkpoint import (MetricsLog, loop_state, plot_losses, preserved_rng, resume_training, rng_state,
+                                     save_training_state, seed_everything)
 from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import (DistContext, distributed_context, gather_to_main, max_over_ranks,
                                       mean_over_ranks)
@@ -296,12 +296,10 @@ class _Run:
         data_states = gather_to_main(state_fn() if callable(state_fn) else None, self.ctx)
         rng_states = gather_to_main(rng_state(), self.ctx)
         if self.fsdp:  # every rank writes its shards
-            save_sharded(self.ckpt_path, self.raw, self.optimizer, {
-                "format": TRAINING_FORMAT, "step": self.step, "world_size": self.ctx.world_size,
-                "scheduler": self.scheduler.state_dict(),
-                "scaler": self.scaler.state_dict() if self.scaler is not None else None,
-                "data": data_states, "rng": rng_states, "elapsed": self.elapsed(), "config": self.config.to_dict()},
-                self.ctx)
+            state = loop_state(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states,
+                               rng=rng_states, elapsed=self.elapsed(), config=self.config.to_dict()) \
+                if self.ctx.is_main else {}  # gathered to rank 0, which alone writes it
+            save_sharded(self.ckpt_path, self.raw, self.optimizer, state, self.ctx)
             if self.ctx.is_main:
                 plot_losses(self.log.records, self.out / PLOT_NAME)
             self.saved_step = self.step
