@@ -172,7 +172,7 @@ class _Run:
             if not older:
                 raise
             raise CorruptCheckpointError(f"{error} Older checkpoints of this run (keep_last): "
-                                         f"{[p.name for p in older]}; copy one over {CHECKPOINT_NAME} "
+                                         f"{[p.name for p in older]}; put one in place of {self.ckpt_path.name} "
                                          "to resume from it.") from error
         return True
 
@@ -291,53 +291,55 @@ class _Run:
                         **{f"eval_{k}": v for k, v in self.last_eval.items()}})
 
     def save(self) -> None:
-        # Collectives first (every rank takes part), then rank 0 writes.
+        # Collectives first (every rank takes part), then rank 0 writes (with FSDP, every rank its shards).
         state_fn = getattr(self.data, "state_dict", None)
         data_states = gather_to_main(state_fn() if callable(state_fn) else None, self.ctx)
         rng_states = gather_to_main(rng_state(), self.ctx)
-        if self.fsdp:  # every rank writes its shards
-            state = loop_state(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states,
-                               rng=rng_states, elapsed=self.elapsed(), config=self.config.to_dict()) \
-                if self.ctx.is_main else {}  # gathered to rank 0, which alone writes it
-            save_sharded(self.ckpt_path, self.raw, self.optimizer, state, self.ctx)
-            if self.ctx.is_main:
-                plot_losses(self.log.records, self.out / PLOT_NAME)
-            self.saved_step = self.step
-            return
+        state = dict(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
+                     elapsed=self.elapsed(), config=self.config.to_dict()) if self.ctx.is_main else {}
+        try:
+            if self.fsdp:
+                save_sharded(self.ckpt_path, self.raw, self.optimizer, loop_state(**state) if state else {},
+                             self.ctx, keep=self.keep_previous())
+            elif self.ctx.is_main:
+                self.keep_previous()
+                save_training_state(self.ckpt_path, model=self.raw, optimizer=self.optimizer, **state)
+        except OSError as error:  # a full disk, a file-size limit, a vanished directory
+            kept = (f"the previous checkpoint (step {self.saved_step}) is intact" if self.saved_step >= 0
+                    else "no earlier checkpoint of this run exists")
+            raise CheckpointWriteError(
+                f"could not write the step-{self.step} checkpoint to {str(self.ckpt_path)!r} "
+                f"({error.strerror or error}); {kept}. Free space (or raise the limit) and rerun with "
+                "--resume") from error
         if self.ctx.is_main:
-            self.keep_previous()
-            try:
-                save_training_state(self.ckpt_path, step=self.step, model=self.raw, optimizer=self.optimizer,
-                                    scheduler=self.scheduler, scaler=self.scaler, data=data_states,
-                                    rng=rng_states, elapsed=self.elapsed(), config=self.config.to_dict())
-            except OSError as error:  # a full disk, a file-size limit, a vanished directory
-                kept = (f"the previous checkpoint (step {self.saved_step}) is intact" if self.saved_step >= 0
-                        else "no earlier checkpoint of this run exists")
-                raise CheckpointWriteError(
-                    f"could not write the step-{self.step} checkpoint to {str(self.ckpt_path)!r} "
-                    f"({error.strerror or error}); {kept}. Free space (or raise the limit) and rerun with "
-                    "--resume") from error
             plot_losses(self.log.records, self.out / PLOT_NAME)
         self.saved_step = self.step
 
-    def keep_previous(self) -> None:
-        """keep_last > 1: before checkpoint.pt is replaced, its current content (this trajectory's last
-        save) stays as checkpoint-<step>.pt, a hard link (no copy); only the keep_last - 1 newest stay."""
+    def keep_previous(self) -> Path | None:
+        """keep_last > 1: the checkpoint about to be replaced (this trajectory's last save) stays as
+        checkpoint-<step>.pt, a hard link (no copy), or for a sharded one as checkpoint-<step>.dcp/, which
+        save_sharded renames it to (returned); only the keep_last - 1 newest stay. Rank 0 acts."""
         if self.config.keep_last <= 1 or self.saved_step < 0 or not self.ckpt_path.exists():
-            return
-        kept = self.out / f"checkpoint-{self.saved_step:08d}.pt"
-        if not kept.exists():
-            try:
-                os.link(self.ckpt_path, kept)
-            except OSError:  # a filesystem without hard links
-                shutil.copyfile(self.ckpt_path, kept)
-        for old in previous_checkpoints(self.out)[:-(self.config.keep_last - 1)]:
-            old.unlink(missing_ok=True)
+            return None
+        kept = self.out / f"checkpoint-{self.saved_step:08d}{self.ckpt_path.suffix}"
+        if self.ctx.is_main:
+            if self.fsdp and kept.exists():  # left by an earlier trajectory through this step
+                shutil.rmtree(kept)
+            older = [p for p in previous_checkpoints(self.out) if p != kept]
+            for old in older[:max(len(older) - (self.config.keep_last - 2), 0)]:
+                shutil.rmtree(old) if old.is_dir() else old.unlink(missing_ok=True)
+            if not self.fsdp and not kept.exists():
+                try:
+                    os.link(self.ckpt_path, kept)
+                except OSError:  # a filesystem without hard links
+                    shutil.copyfile(self.ckpt_path, kept)
+        return kept
 
 
 def previous_checkpoints(out: Path) -> list[Path]:
-    """The checkpoint-<step>.pt files keep_last left in `out`, oldest first."""
-    return sorted(out.glob("checkpoint-[0-9]*.pt"))
+    """The checkpoint-<step>.pt files (checkpoint-<step>.dcp/ directories, sharded) keep_last left in `out`,
+    oldest first."""
+    return sorted([*out.glob("checkpoint-[0-9]*.pt"), *out.glob("checkpoint-[0-9]*.dcp")], key=lambda p: p.stem)
 
 
 class CheckpointWriteError(OSError):

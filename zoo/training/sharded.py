@@ -11,6 +11,7 @@ mid-write leaves the previous checkpoint whole.
 from __future__ import annotations
 
 import shutil
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import torch
 import torch.distributed as dist
 import torch.distributed.checkpoint as dcp
 from torch import nn
+from torch.distributed.checkpoint import CheckpointException
 from torch.distributed.checkpoint.state_dict import (StateDictOptions, get_model_state_dict, get_state_dict,
                                                      set_state_dict)
 from torch.distributed.fsdp import FSDPModule, fully_shard
@@ -45,24 +47,56 @@ def is_sharded(model: nn.Module) -> bool:
 
 
 def save_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer, state: dict[str, Any],
-                 ctx: DistContext) -> None:
-    """Every rank writes its shards into directory.tmp, rank 0 the training state; then rank 0 swaps it in."""
+                 ctx: DistContext, keep: Path | None = None) -> None:
+    """Every rank writes its shards into directory.tmp, rank 0 the training state; then rank 0 swaps it in.
+    The checkpoint it replaces becomes `keep` (a rename, no copy) where given, and is deleted otherwise.
+
+    A write that fails on any rank (a full disk, a file-size limit) raises ShardWriteError on every rank,
+    with the temporary directory removed and the previous checkpoint untouched."""
     tmp = directory.with_name(directory.name + ".tmp")
     if ctx.is_main and tmp.exists():
         shutil.rmtree(tmp)  # a write a crash interrupted
     dist.barrier()
-    model_state, optim_state = get_state_dict(model, optimizer)
-    dcp.save({"model": model_state, "optimizer": optim_state}, checkpoint_id=str(tmp))
+    error: BaseException | None = None
+    try:
+        model_state, optim_state = get_state_dict(model, optimizer)
+        with warnings.catch_warnings():  # DCP's own use of the deprecated TypedStorage
+            warnings.filterwarnings("ignore", message="TypedStorage is deprecated")
+            dcp.save({"model": model_state, "optimizer": optim_state}, checkpoint_id=str(tmp))
+        if ctx.is_main:
+            atomic_torch_save(state, tmp / STATE_NAME)
+    except (OSError, CheckpointException) as caught:  # DCP raises on every rank when one rank's write fails
+        error = caught
+    failed = torch.tensor([error is not None], dtype=torch.int32)
+    dist.all_reduce(failed, op=dist.ReduceOp.MAX)  # every shard is on disk, or every rank knows it is not
+    if failed.item():
+        if ctx.is_main:
+            shutil.rmtree(tmp, ignore_errors=True)
+        dist.barrier()
+        raise ShardWriteError(_first_line(error) if error is not None else "another rank could not write its shards")
     if ctx.is_main:
-        atomic_torch_save(state, tmp / STATE_NAME)
-    dist.barrier()  # every shard is on disk
-    if ctx.is_main:
-        old = directory.with_name(directory.name + ".old")
+        old = keep if keep is not None else directory.with_name(directory.name + ".old")
         if directory.exists():
             directory.rename(old)
         tmp.rename(directory)
-        shutil.rmtree(old, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(old, ignore_errors=True)
     dist.barrier()
+
+
+class ShardWriteError(OSError):
+    """A sharded checkpoint could not be written on some rank; raised on every rank alike."""
+
+
+def _first_line(error: BaseException) -> str:
+    """What went wrong, in a line: for DCP's CheckpointException, the first failing rank's own error."""
+    if isinstance(error, CheckpointException) and error.failures:
+        rank, (inner, _) = min(error.failures.items())
+        return f"rank {rank}: {_first_line(inner)}"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    text = str(error).strip()
+    return text.splitlines()[0][:300] if text else type(error).__name__
 
 
 def load_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any]:
