@@ -148,10 +148,18 @@ class WithCTC(nn.Module):
         logits = self.model.forward_head(self.model.decode_features(decoder_input_ids, features))  # (B, T, V)
         return logits, self.ctc(features)  # (B, T, V), (B, N, C + 1)
 
+    def unsharded_copy(self) -> "WithCTC":
+        """A new WithCTC of the same shapes (fresh weights): what FSDP's end of run gathers the shards into."""
+        from zoo.registry import build_model
+
+        model = build_model(self.model.config)
+        model.tokenizer = self.model.tokenizer
+        return WithCTC(model)
+
 
 def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
     """The loss of a Whisper (cross-entropy on the next tokens), or of a WithCTC (whose head is `ctc`):
-    (1 - ctc_weight) CE + ctc_weight CTC."""
+    (1 - ctc_weight) CE + ctc_weight CTC. Without `ctc`, a WithCTC's frame logits are ignored."""
     def loss_fn(model, batch: dict[str, torch.Tensor]):
         out = model(batch["mel"], batch["decoder_input_ids"])
         logits, frames = out if isinstance(out, tuple) else (out, None)  # (B, T, V), (B, N, C + 1)
@@ -159,7 +167,7 @@ def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
         predicted = labels != -100
         metrics = {"token_acc": (logits.argmax(-1)[predicted] == labels[predicted]).float().mean()}
         loss = CausalLMHead.loss(logits, labels)
-        if frames is None:  # a token mean: ranks weighed by their tokens (with CTC there is no one count)
+        if ctc is None:  # a token mean: ranks weighed by their tokens (with CTC there is no one count)
             metrics[LOSS_WEIGHT] = predicted.sum()
         else:
             metrics["ce"] = loss.detach()
@@ -190,9 +198,6 @@ def asr_tokenizer(args, rows: list[dict]):
 
 
 def run_asr(args, rows: list[dict], ctx) -> dict:
-    if args.fsdp:
-        raise SystemExit("--fsdp is not supported for --task asr yet (the evaluation reads the decoder inside "
-                         "the CTC wrapper); train it with DDP (torchrun without --fsdp)")
     tokenizer = asr_tokenizer(args, rows)
     model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
     model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
@@ -207,13 +212,15 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     trained = WithCTC(model) if args.ctc_weight > 0 else model  # the CTC head trains beside, is not saved
     loss_fn = asr_loss(args.ctc_weight, trained.ctc if args.ctc_weight > 0 else None)
 
-    def eval_fn(m):  # the decoder's held-out cross-entropy, whatever the training mix
-        return {"loss": held_out_loss(model, iterate_once(sets[args.eval_split], 64, collate), asr_loss())}
+    def eval_fn(m):  # the decoder's held-out cross-entropy, whatever the training mix (m: what is trained,
+        # called as a whole, as FSDP's sharded root needs)
+        return {"loss": held_out_loss(m, iterate_once(sets[args.eval_split], 64, collate), asr_loss())}
 
     result = train(trained, _stream(sets["train"], args, ctx, collate), loss_fn, train_config(args),
                    eval_fn=eval_fn if len(sets[args.eval_split]) else None)
     if not is_main_process():
         return {}
+    model = result.model.model if isinstance(result.model, WithCTC) else result.model  # --fsdp: gathered whole
     out = Path(args.out)
     summary = {"task": "asr", "model": args.model, "data": str(args.data), "steps": result.step,
                "train_loss": result.train_loss, "wall_s": result.wall_time}

@@ -126,3 +126,41 @@ def test_train_audio_asr_ddp_equals_one_process(tmp_path):
             "--dropout", "0", "--ctc-weight", "0", "--eval-limit", "2"]
     one, two = single_and_ddp("train_audio.py", args, 4, tmp_path)
     assert len(one) == 3 and two == pytest.approx(one, rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.slow
+def test_train_audio_asr_fsdp_with_ctc_equals_ddp(tmp_path):
+    """--fsdp for speech recognition with the CTC head beside the decoder (a wrapper without a config, which
+    rebuilds itself to gather the shards): two sharded processes log DDP's losses, and model/ holds the
+    Whisper whole, equal to DDP's."""
+    import torch
+
+    import zoo
+
+    args = ["--task", "asr", "--data", str(SPEECH / "asr"), "--steps", "3", "--warmup", "1", "--eval-every", "2",
+            "--dropout", "0", "--ctc-weight", "0.5", "--eval-limit", "2", "--no-progress", "--threads", "1",
+            "--device", "cpu", "--save-every", "2", "--batch-size", "4"]
+    path = str(ROOT / "scripts" / "train_audio.py")
+    torchrun = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", path, *args]
+    run([*torchrun, "--out", str(tmp_path / "ddp")])
+    run([*torchrun, "--fsdp", "--out", str(tmp_path / "fsdp")])
+    assert len(losses(tmp_path / "ddp")) == 3
+    assert losses(tmp_path / "fsdp") == pytest.approx(losses(tmp_path / "ddp"), rel=1e-5, abs=1e-6)
+    assert (tmp_path / "fsdp" / "checkpoint.dcp" / "training_state.pt").is_file()
+    model, reference = (zoo.load_pretrained(tmp_path / d / "model").eval() for d in ("fsdp", "ddp"))
+    mel, ids = torch.randn(1, model.config.n_mels, 2 * model.config.audio_ctx), torch.tensor([[1, 2, 3]])
+    torch.testing.assert_close(model(mel, ids), reference(mel, ids), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.slow
+def test_train_multimodal_stage2_fsdp_with_a_frozen_tower_equals_one_process(tmp_path):
+    """Stage 2 under --fsdp: the vision tower frozen inside sharded blocks, projector and language model
+    trained; two sharded processes of batch b log one process's losses on batch 2b."""
+    stage1 = tmp_path / "stage1"
+    run([sys.executable, str(ROOT / "scripts" / "train_multimodal.py"), "--stage", "1", "--steps", "2", "--warmup",
+         "1", "--eval-every", "0", "--scenes", "64", "--eval-scenes", "4", "--no-progress", "--threads", "1",
+         "--device", "cpu", "--batch-size", "4", "--out", str(stage1)])
+    args = ["--stage", "2", "--init", str(stage1), "--steps", "3", "--warmup", "1", "--eval-every", "0", "--scenes",
+            "64", "--eval-scenes", "4", "--dropout", "0"]
+    one, two = single_and_ddp("train_multimodal.py", args, 4, tmp_path, extra=("--fsdp",))
+    assert len(one) == 3 and two == pytest.approx(one, rel=1e-5, abs=1e-6)

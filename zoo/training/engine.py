@@ -68,7 +68,7 @@ from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import (DistContext, distributed_context, gather_to_main, max_over_ranks,
                                       mean_over_ranks)
 from zoo.training.schedule import WarmupCosine, param_groups
-from zoo.training.sharded import SHARDED_NAME, plain_model, save_sharded, shard
+from zoo.training.sharded import SHARDED_NAME, can_rebuild, plain_model, save_sharded, shard
 
 CHECKPOINT_NAME = "checkpoint.pt"
 METRICS_NAME = "metrics.jsonl"
@@ -119,9 +119,9 @@ class _Run:
         if config.grad_checkpointing:
             set_grad_checkpointing(raw)
         if self.fsdp:
-            if getattr(raw, "config", None) is None:  # plain_model rebuilds it from its config at the end
-                raise ValueError(f"fsdp: {type(raw).__name__} has no config; FSDP trains zoo models (which the end "
-                                 "of the run gathers whole); use DDP for this one")
+            if not can_rebuild(raw):  # plain_model rebuilds it at the end, from its config
+                raise ValueError(f"fsdp: {type(raw).__name__} has no config and no unsharded_copy(); FSDP trains "
+                                 "zoo models (which the end of the run gathers whole); use DDP for this one")
             model = shard(raw)  # in place: raw's parameters are now its rank's shards (DTensors)
         elif ctx.is_distributed and not isinstance(model, DistributedDataParallel):
             model = DistributedDataParallel(raw, device_ids=[device.index] if device.type == "cuda" else None)

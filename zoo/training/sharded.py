@@ -118,18 +118,35 @@ def load_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optim
 
 
 def plain_model(model: nn.Module, ctx: DistContext) -> nn.Module | None:
-    """The sharded model gathered whole: a new unsharded model of the same config on the CPU, on rank 0 (None
-    on the others; every rank must call this, as it gathers). What save_pretrained and evaluation take."""
+    """The sharded model gathered whole: a new unsharded model of the same structure on the CPU, on rank 0
+    (None on the others; every rank must call this, as it gathers). What save_pretrained and evaluation take.
+
+    A zoo model is rebuilt from its config; a training wrapper around one (a model with an extra head)
+    rebuilds itself through its `unsharded_copy()`."""
     full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
     if not ctx.is_main:
         return None
+    plain = rebuild(model)
+    plain.load_state_dict(full)
+    return plain.train(model.training)
+
+
+def can_rebuild(model: nn.Module) -> bool:
+    """Whether `plain_model` can rebuild this model whole after sharding (checked before training starts)."""
+    return getattr(model, "config", None) is not None or callable(getattr(model, "unsharded_copy", None))
+
+
+def rebuild(model: nn.Module) -> nn.Module:
+    """A new model of `model`'s structure (fresh weights): from its config, or its own unsharded_copy()."""
+    if callable(getattr(model, "unsharded_copy", None)):
+        return model.unsharded_copy()
     from zoo.registry import build_model
 
     config = getattr(model, "config", None)
     if config is None:
-        raise TypeError(f"{type(model).__name__} has no config: FSDP training can gather only zoo models whole")
+        raise TypeError(f"{type(model).__name__} has no config and no unsharded_copy(): FSDP training can gather "
+                        "only zoo models (or wrappers that rebuild themselves) whole")
     plain = build_model(config)
-    plain.load_state_dict(full)
     if getattr(model, "tokenizer", None) is not None:  # families whose models carry their tokenizer
         plain.tokenizer = model.tokenizer
-    return plain.train(model.training)
+    return plain
