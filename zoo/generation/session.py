@@ -33,6 +33,11 @@ class Session:
     session and sliced per step; without padding none is passed at all.
     """
 
+    # After a session's first compiled step (looked up with every guard), its later steps have the same
+    # shapes, dtypes and objects, so they run the same compiled entry: Dynamo checks only the guards that
+    # tell its cache entries apart (torch.compiler.set_stance's skip_guard_eval_unsafe).
+    skip_guards = True
+
     def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
                  attention_mask: torch.Tensor | None = None, compile: bool = False):
         check_prompt(model, input_ids, max_new_tokens)
@@ -40,6 +45,7 @@ class Session:
         # as a tensor, so every step has the same shapes (attention spans the whole cache, masked) and
         # one compiled graph serves the session: no per-op Python. The first call compiles (~20 s).
         self.step_fn = compiled_step(model) if compile else None
+        self.steps_run = 0
         self.model, self.batch = model, input_ids.shape[0]
         t = input_ids.shape[1]
         prompt_mask = torch.ones_like(input_ids) if attention_mask is None else attention_mask.to(input_ids.device)
@@ -77,7 +83,12 @@ class Session:
         start = self.length
         slot = torch.tensor([start], device=tokens.device)  # (1,)
         positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
-        logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+        if self.steps_run and self.skip_guards:
+            with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
+                logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+        else:  # the session's first step is looked up with every guard
+            logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+        self.steps_run += 1
         self.length += 1
         return logits  # (B, 1, V)
 

@@ -57,7 +57,7 @@ class TranscribeOptions:
     carry_initial_prompt: bool = False          # ... and before every window
     clip_timestamps: tuple[float, ...] = ()     # s: start, end, start, ... to transcribe (() = everything)
     batch_size: int | None = None               # audios decoded together (None: all of them)
-    compile: bool = False                       # the decoder's one-token steps through torch.compile
+    compile: bool = False                       # the encoder and the decoder's one-token steps, compiled
     verbose: bool | None = None                 # True: print each segment
 
     def needs_fallback(self, result: DecodingResult) -> bool:
@@ -163,7 +163,7 @@ def decode_with_fallback(model: nn.Module, mels: torch.Tensor, rows: list[dict],
                          ) -> list[DecodingResult]:
     """Windows (B, n_mels, window frames), each with its decoding options (a dict of DecodingOptions fields
     without the temperature) -> each one's result at the first temperature where it does not fail."""
-    features = audio_features(model, mels)  # (B, N, D): the encoder once, for every temperature
+    features = audio_features(model, mels, options.compile)  # (B, N, D): the encoder once, for every temperature
     results: list = [None] * len(rows)
     todo = list(range(len(rows)))
     for temperature in options.temperature:
@@ -277,9 +277,9 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     "no_speech_prob"}], "language"}. decode_options: DecodingOptions fields (language, task, beam_size,
     best_of, patience, length_penalty, suppress_tokens, suppress_blank, without_timestamps,
     max_initial_timestamp, sample_len, prefix); tokenizer: default_tokenizer(model); generator: the draws
-    of sampled fallbacks (default torch's global one, as openai-whisper); compile: the decoder's one-token
-    steps through torch.compile (each new batch size or cache length compiles anew: worth it on long runs,
-    where most windows have a full prompt and so the same cache length).
+    of sampled fallbacks (default torch's global one, as openai-whisper); compile: the encoder and the
+    decoder's one-token steps through torch.compile (each new batch size or cache length compiles anew:
+    worth it on long runs, where most windows have a full prompt and so the same cache length).
     """
     if word_timestamps:
         raise NotImplementedError("word_timestamps=True: word-level timestamps (cross-attention alignment) are "

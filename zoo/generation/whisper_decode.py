@@ -34,6 +34,7 @@ from torch import nn
 
 from data.audio import HOP_LENGTH, INPUT_STRIDE, SAMPLE_RATE
 from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
+from zoo.generation.compiled import compiled_encoder
 from zoo.generation.conditioned import AudioConditioned
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import choose
@@ -113,8 +114,9 @@ def default_tokenizer(model: nn.Module) -> WhisperTokenizer:
     return tokenizer_for_vocab(model.vocab_size)
 
 
-def audio_features(model: nn.Module, mel_or_features: torch.Tensor) -> torch.Tensor:
-    """(n_mels, frames) or (B, n_mels, frames) mel -> encoder output (B, N, D); features pass through."""
+def audio_features(model: nn.Module, mel_or_features: torch.Tensor, compile: bool = False) -> torch.Tensor:
+    """(n_mels, frames) or (B, n_mels, frames) mel -> encoder output (B, N, D); features pass through.
+    compile: the encoder through torch.compile (compiled_encoder)."""
     if mel_or_features.dim() not in (2, 3):
         raise ValueError(f"mel must be (n_mels, frames) or (batch, n_mels, frames), or encoder output (batch, "
                          f"audio tokens, dim); got shape {tuple(mel_or_features.shape)}")
@@ -122,7 +124,8 @@ def audio_features(model: nn.Module, mel_or_features: torch.Tensor) -> torch.Ten
     if tuple(x.shape[-2:]) == (model.config.audio_ctx, model.config.dim):
         return x
     first = next(model.parameters())
-    return model.encode(x.to(device=first.device, dtype=first.dtype))
+    encode = compiled_encoder(model) if compile else model.encode
+    return encode(x.to(device=first.device, dtype=first.dtype))
 
 
 @torch.inference_mode()
@@ -347,8 +350,8 @@ def decode(model: nn.Module, mel: torch.Tensor,
 
     options: DecodingOptions, or a list of B, one per audio, that differ only in language, prompt and
     prefix; fields replaced by `overrides`. tokenizer: default_tokenizer(model); generator: the random
-    draws when temperature > 0 (default: torch's global generator); compile: the decoder's one-token steps
-    through torch.compile (a new batch size or cache length compiles anew).
+    draws when temperature > 0 (default: torch's global generator); compile: the encoder and the decoder's
+    one-token steps through torch.compile (a new batch size or cache length compiles anew).
     Encoder output (B, N, D) in place of the mel skips the encoder.
     """
     tokenizer = tokenizer or default_tokenizer(model)
@@ -358,7 +361,7 @@ def decode(model: nn.Module, mel: torch.Tensor,
     was_training = model.training
     model.eval()
     try:
-        features = audio_features(model, mel)  # (B, N, D)
+        features = audio_features(model, mel, compile)  # (B, N, D)
         languages, probs = _languages(model, features, rows, tokenizer)
         if rows[0].task == "lang_id":
             results = [DecodingResult(audio_features=f, language=lang, language_probs=p)
