@@ -20,8 +20,9 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
-Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (forward, train,
-learning, vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints their tables.
+Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (ceilings: the machine's
+matmul and memory-bandwidth figures; forward, train, learning, vision, ast, llava, generation/, whisper, scale);
+this script parses the flags, runs them and prints their tables.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ import transformers
 from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machine, machine_line, others_share, train,
                        vision)
 from zoo.bench import ast as ast_bench
+from zoo.bench import ceilings
 from zoo.bench import llava as llava_bench
 from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
@@ -42,7 +44,7 @@ from zoo.bench.generation.common import COMPILED_GRAPHS
 from zoo.bench.report import run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-SECTIONS = ["forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper", "scale"]
+SECTIONS = ["ceilings", "forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -127,6 +129,9 @@ def main(argv=None) -> dict:
     config = ModelBench.from_args(args)
     results = {"machine": machine(), "settings": vars(args)}  # the generation flags are filled in if it runs
     start = cpu_seconds()
+    if "ceilings" in args.only:  # first: the machine's own figures, before the models fill memory
+        results["ceilings"] = ceilings.run(quick=args.quick)
+        print(ceilings.tables(results["ceilings"]))
     for name, section in (("forward", forward), ("train", train)):
         if name in args.only:
             results[name] = [row for model in config.models for row in section.run(model, config)]

@@ -7,6 +7,7 @@ import statistics
 
 import torch
 
+from zoo.bench.ceilings import bandwidth_probes
 from zoo.bench.config import GenerationBench
 from zoo.bench.generation.common import TARGETS, decode_fns, dtype_variants, prompt_ids, target_cells
 from zoo.bench.machine import last_level_cache_bytes
@@ -15,17 +16,6 @@ from zoo.bench.timing import interleaved
 
 VARIANTS = ("fp32", "fp32 packed", "fp32 compiled", "fp32 packed+compiled", "bf16", "bf16 packed",
             "bf16 packed+compiled")
-
-
-def bandwidth_probes(megabytes: int) -> dict:
-    """{name: (fn, bytes moved per call)}: copy_ (read + write), a read-only sum, and a matrix-vector
-    product (batch-1 decoding's pattern: every weight read once, streamed), on buffers past the caches."""
-    n = megabytes * 2**20 // 4
-    src, dst = torch.rand(n), torch.empty(n)
-    side = int(n ** 0.5)
-    matrix, vector = src[:side * side].view(side, side), torch.rand(side)
-    return {"copy": (lambda: dst.copy_(src), 2 * n * 4), "read": (lambda: src.sum(), n * 4),
-            "matvec": (lambda: torch.mv(matrix, vector), side * side * 4)}
 
 
 def bytes_per_token(model) -> int:
