@@ -510,10 +510,10 @@ import torch
 from tests.zoo.test_training import ShuffleStream, config, make_mlp, mse_loss, regression_data
 from zoo.training import CheckpointWriteError, train
 
-class LimitAfter(ShuffleStream):  # after step 1's checkpoint, files may not grow past 1 KB: a full disk
+class LimitAfter(ShuffleStream):  # after step 2's checkpoint, files may not grow past 1 KB: a full disk
     def __next__(self):
         self.calls = getattr(self, "calls", 0) + 1
-        if self.calls == 2:
+        if self.calls == 3:
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead of a kill
             resource.setrlimit(resource.RLIMIT_FSIZE, (1024, resource.RLIM_INFINITY))
         return super().__next__()
@@ -521,8 +521,8 @@ class LimitAfter(ShuffleStream):  # after step 1's checkpoint, files may not gro
 torch.set_num_threads(1)
 x, y = regression_data()
 try:
-    train(make_mlp(), LimitAfter(x, y, 8), mse_loss, config(__import__("pathlib").Path(sys.argv[1]), steps=3,
-                                                             save_every=1))
+    train(make_mlp(), LimitAfter(x, y, 8), mse_loss, config(__import__("pathlib").Path(sys.argv[1]), steps=4,
+                                                             save_every=1, keep_last=2))
 except CheckpointWriteError as error:
     print("ERROR:", error)
     sys.exit(3)
@@ -537,9 +537,11 @@ def test_a_full_disk_is_one_clear_error_and_keeps_the_previous_checkpoint(tmp_pa
     proc = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(tmp_path)], cwd=root, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(root)})
     assert proc.returncode == 3, proc.stderr[-2000:]
-    assert "could not write the step-2 checkpoint" in proc.stdout and "File too large" in proc.stdout
-    assert "the previous checkpoint (step 1) is intact" in proc.stdout
-    assert load_torch_checkpoint(tmp_path / "run" / "checkpoint.pt")["step"] == 1
+    assert "could not write the step-3 checkpoint" in proc.stdout and "File too large" in proc.stdout
+    assert "the previous checkpoint (step 2) is intact" in proc.stdout
+    assert load_torch_checkpoint(tmp_path / "run" / "checkpoint.pt")["step"] == 2
+    # keep_last=2: the failed write pruned nothing; the step-1 checkpoint kept earlier is still there.
+    assert load_torch_checkpoint(tmp_path / "run" / "checkpoint-00000001.pt")["step"] == 1
     assert not list((tmp_path / "run").glob(".*.tmp"))  # the torn temp file is gone
 
 

@@ -119,7 +119,7 @@ class _Run:
         if config.grad_checkpointing:
             set_grad_checkpointing(raw)
         if self.fsdp:
-            if not can_rebuild(raw):  # plain_model rebuilds it at the end, from its config
+            if not can_rebuild(raw):  # plain_model rebuilds it at the end (config or unsharded_copy())
                 raise ValueError(f"fsdp: {type(raw).__name__} has no config and no unsharded_copy(); FSDP trains "
                                  "zoo models (which the end of the run gathers whole); use DDP for this one")
             model = shard(raw)  # in place: raw's parameters are now its rank's shards (DTensors)
@@ -297,43 +297,50 @@ class _Run:
         rng_states = gather_to_main(rng_state(), self.ctx)
         state = dict(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
                      elapsed=self.elapsed(), config=self.config.to_dict()) if self.ctx.is_main else {}
+        kept = self.keep_previous()
         try:
             if self.fsdp:
                 save_sharded(self.ckpt_path, self.raw, self.optimizer, loop_state(**state) if state else {},
-                             self.ctx, keep=self.keep_previous())
+                             self.ctx, keep=kept)
             elif self.ctx.is_main:
-                self.keep_previous()
                 save_training_state(self.ckpt_path, model=self.raw, optimizer=self.optimizer, **state)
         except OSError as error:  # a full disk, a file-size limit, a vanished directory
-            kept = (f"the previous checkpoint (step {self.saved_step}) is intact" if self.saved_step >= 0
-                    else "no earlier checkpoint of this run exists")
+            intact = (f"the previous checkpoint (step {self.saved_step}) is intact" if self.saved_step >= 0
+                      else "no earlier checkpoint of this run exists")
             raise CheckpointWriteError(
                 f"could not write the step-{self.step} checkpoint to {str(self.ckpt_path)!r} "
-                f"({error.strerror or error}); {kept}. Free space (or raise the limit) and rerun with "
+                f"({error.strerror or error}); {intact}. Free space (or raise the limit) and rerun with "
                 "--resume") from error
+        self.prune_kept(kept)
         if self.ctx.is_main:
             plot_losses(self.log.records, self.out / PLOT_NAME)
         self.saved_step = self.step
 
     def keep_previous(self) -> Path | None:
         """keep_last > 1: the checkpoint about to be replaced (this trajectory's last save) stays as
-        checkpoint-<step>.pt, a hard link (no copy), or for a sharded one as checkpoint-<step>.dcp/, which
-        save_sharded renames it to (returned); only the keep_last - 1 newest stay. Rank 0 acts."""
+        checkpoint-<step>.pt, a hard link made before the write (no copy), or for a sharded one as
+        checkpoint-<step>.dcp/, which save_sharded renames it to (returned). Rank 0 acts."""
         if self.config.keep_last <= 1 or self.saved_step < 0 or not self.ckpt_path.exists():
             return None
         kept = self.out / f"checkpoint-{self.saved_step:08d}{self.ckpt_path.suffix}"
         if self.ctx.is_main:
             if self.fsdp and kept.exists():  # left by an earlier trajectory through this step
                 shutil.rmtree(kept)
-            older = [p for p in previous_checkpoints(self.out) if p != kept]
-            for old in older[:max(len(older) - (self.config.keep_last - 2), 0)]:
-                shutil.rmtree(old) if old.is_dir() else old.unlink(missing_ok=True)
             if not self.fsdp and not kept.exists():
                 try:
                     os.link(self.ckpt_path, kept)
                 except OSError:  # a filesystem without hard links
                     shutil.copyfile(self.ckpt_path, kept)
         return kept
+
+    def prune_kept(self, kept: Path | None) -> None:
+        """After a successful write only (a failed one must not cost the older checkpoints): besides `kept`,
+        the keep_last - 2 newest kept checkpoints stay, so keep_last in all with the new one. Rank 0 acts."""
+        if kept is None or not self.ctx.is_main:
+            return
+        older = [p for p in previous_checkpoints(self.out) if p != kept]
+        for old in older[:max(len(older) - (self.config.keep_last - 2), 0)]:
+            shutil.rmtree(old) if old.is_dir() else old.unlink(missing_ok=True)
 
 
 def previous_checkpoints(out: Path) -> list[Path]:
