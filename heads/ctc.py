@@ -3,6 +3,7 @@ classification (Graves et al. 2006), which sums over every alignment of the targ
 
     head = CTCHead(dim=256, classes=512)                 # 512 tokens + the blank (the last index)
     loss = head.loss(head(features), labels)             # features (B, N, D); labels (B, T), -100 ignored
+    ids = head.greedy(head(features))                    # best path: B lists of token ids
 
 Used beside an encoder-decoder's cross-entropy as an auxiliary loss (hybrid CTC/attention, Watanabe et al.
 2017): the decoder can lower its loss from the text alone, the CTC head only from the audio, so the encoder
@@ -42,3 +43,12 @@ class CTCHead(nn.Module):
         log_probs = logits.float().log_softmax(-1).transpose(0, 1)  # (N, B, C + 1)
         frames = torch.full((logits.shape[0],), logits.shape[1], dtype=torch.long, device=logits.device)
         return F.ctc_loss(log_probs, labels[keep], frames, keep.sum(1), blank=self.blank, zero_infinity=True)
+
+    def greedy(self, logits: torch.Tensor) -> list[list[int]]:
+        """Best-path decoding: each frame's most likely class, repeats merged, then blanks dropped (a token
+        said twice needs a blank between). logits (B, N, C + 1) -> B lists of token ids."""
+        best = logits.argmax(-1)  # (B, N)
+        keep = best != self.blank
+        keep[:, 1:] &= best[:, 1:] != best[:, :-1]
+        return [row[mask].tolist() for row, mask in zip(best, keep)]
+

@@ -191,6 +191,22 @@ def word_error_rate(model, rows: list[dict], root: Path, limit: int) -> tuple[fl
     return jiwer.wer([p["reference"] for p in pairs], [p["hypothesis"] or "<empty>" for p in pairs]), pairs
 
 
+@torch.no_grad()
+def ctc_word_error_rate(trained: "WithCTC", dataset: SpeechSet, limit: int) -> float:
+    """A diagnostic beside the decoder's WER: the CTC head's best path over the encoder (no decoder, no
+    zoo.transcribe), so a gap between the two tells the acoustic model from the decoder."""
+    import jiwer
+
+    trained.eval()
+    rows = dataset.rows[:limit] if limit else dataset.rows
+    hypotheses = []
+    for lo in range(0, len(rows), 32):
+        mel = dataset.mels[lo: min(lo + 32, len(rows))]
+        ids = trained.ctc.greedy(trained.ctc(trained.model.encode(mel)))
+        hypotheses += [normalize_text(trained.model.tokenizer.decode(row)) or "<empty>" for row in ids]
+    return jiwer.wer([normalize_text(row["text"]) for row in rows], hypotheses)
+
+
 def asr_tokenizer(args, rows: list[dict]):
     if args.tokenizer == "whisper":
         return tokenizer_for_vocab(ENGLISH_VOCAB)
@@ -220,7 +236,8 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
                    eval_fn=eval_fn if len(sets[args.eval_split]) else None)
     if not is_main_process():
         return {}
-    model = result.model.model if isinstance(result.model, WithCTC) else result.model  # --fsdp: gathered whole
+    with_ctc = result.model if isinstance(result.model, WithCTC) else None
+    model = with_ctc.model if with_ctc is not None else result.model  # --fsdp: gathered whole
     out = Path(args.out)
     summary = {"task": "asr", "model": args.model, "data": str(args.data), "steps": result.step,
                "train_loss": result.train_loss, "wall_s": result.wall_time}
@@ -233,6 +250,10 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
             for pair in pairs:
                 f.write(json.dumps({"split": split, **pair}) + "\n")
             summary.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
+            if with_ctc is not None:
+                wer_ctc = ctc_word_error_rate(with_ctc, sets[split], args.eval_limit)
+                summary[f"{split}_ctc_wer"] = wer_ctc
+                print(f"{split} CTC best-path WER {wer_ctc:.3f} (the encoder's CTC head alone, a diagnostic)")
             print(f"{split} WER {wer:.3f} on {len(pairs)} clips "
                   f"({_SPLIT_NAMES[split]}), e.g. "
                   f"{pairs[0]['reference']!r} -> {pairs[0]['hypothesis']!r}")

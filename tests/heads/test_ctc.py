@@ -37,10 +37,14 @@ def test_a_head_learns_to_align_a_toy_sequence():
         loss.backward()
         optimizer.step()
     assert loss.item() < 0.05 * first
-    best = head(frames).argmax(-1)  # greedy CTC: collapse repeats, drop blanks
-    decoded = [[t for i, t in enumerate(row.tolist()) if t != head.blank and (i == 0 or row[i - 1] != t)]
-               for row in best]
-    assert decoded == targets.tolist()
+    assert head.greedy(head(frames)) == targets.tolist()
+
+
+def test_greedy_merges_repeats_then_drops_blanks():
+    head = CTCHead(dim=4, classes=3)  # blank = 3
+    path = torch.tensor([[0, 0, 3, 0, 1, 1, 3, 3, 2], [3, 3, 3, 3, 3, 3, 3, 3, 3]])
+    logits = F.one_hot(path, 4).float()  # (2, 9, 4): each frame's best class is the path's
+    assert head.greedy(logits) == [[0, 0, 1, 2], []]
 
 
 def test_wrong_logits_shape_is_refused():

@@ -60,6 +60,7 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
     losses = train_losses(out)
     assert losses[30] < 0.7 * losses[1], losses
     assert 0.0 <= summary["test_wer"] and summary["test_rows"] == 6
+    assert 0.0 <= summary["test_ctc_wer"]  # the CTC head's best path (default --ctc-weight 0.3), a diagnostic
     pairs = [json.loads(line) for line in (out / "transcripts.jsonl").read_text().splitlines()]
     model = zoo.load_pretrained(out / "model")
     first = pairs[0]
