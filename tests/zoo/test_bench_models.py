@@ -1,0 +1,141 @@
+"""The model table (zoo/bench/models.py): its quick run gives one row per registered preset with positive finite
+figures where timed, realistic presets their parameters and FLOPs without allocating them, MFU = FLOPs x
+throughput / peak, CPU peak memory as the allocator sees it, and a well-formed Markdown report (and JSON)."""
+import json
+import math
+import resource
+
+import pytest
+import torch
+
+import zoo
+from zoo.bench import models
+from zoo.bench.flops import forward_flops
+from zoo.bench.models_timing import cpu_peak_bytes
+
+CEILINGS = {"probes": {"matmul fp32 n=256": {"median": 40.0}, "matmul fp32 n=512": {"median": 50.0},
+                       "matmul bf16 n=256": {"median": 120.0}, "copy": {"median": 9.0}}}
+PEAKS = {"fp32": 50e9, "bf16": 120e9}
+
+
+@pytest.fixture(scope="module")
+def quick():
+    torch.manual_seed(0)
+    config = models.ModelsConfig.quick()
+    return config, models.run(config, ceilings=CEILINGS, log=lambda *_: None)
+
+
+def by_name(rows):
+    return {r["model"]: r for r in rows}
+
+
+def test_one_row_per_registered_preset_and_the_tiny_ones_timed(quick):
+    config, rows = quick
+    assert [r["model"] for r in rows] == zoo.list_models()
+    for r in rows:
+        assert r["params"] > 0 and r["weight_bytes"] >= 4 * r["params"] * 0.9
+        assert r["flops_per_sample"] and all(f > 0 for f in r["flops_per_sample"].values())
+        assert r["timed"] == (r["model"] in models.QUICK_PRESETS), (r["model"], r["note"])
+        assert bool(r["rows"]) == r["timed"]
+
+
+def test_timed_figures_are_positive_and_finite(quick):
+    _, rows = quick
+    for r in rows:
+        for t in r["rows"]:
+            values = [t[k] for k in ("seconds", "samples_s", "tokens_s", "flops", "mfu")] + t["samples_s_iqr"]
+            assert all(v > 0 and math.isfinite(v) for v in values), (r["model"], t)
+            assert t["peak_bytes"] > 0, (r["model"], t)
+            if t["ratio"] is not None:
+                assert t["ratio"] > 0 and math.isfinite(t["ratio"])
+
+
+def test_every_dtype_region_and_cpu_backend_appears(quick):
+    _, rows = quick
+    gpt = by_name(rows)["gpt_tiny"]
+    seen = {(t["kind"], t["dtype"], t["region"], t["backend"]) for t in gpt["rows"] if t["shape"] == "2x16"}
+    for backend in ("sdpa", "math"):
+        assert ("forward", "fp32", "-", backend) in seen
+        for region in ("per call", "one region"):
+            assert ("forward", "bf16", region, backend) in seen and ("forward", "bf16_packed", region, backend) in seen
+        assert ("train", "fp32", "-", backend) in seen and ("train", "bf16", "per call", backend) in seen
+    assert not any(backend == "xformers" for *_, backend in seen)  # no CPU kernels
+    assert ("forward", "fp32", "-", "ref") in seen and ("train", "bf16", "per call", "ref") in seen
+
+
+def test_references_on_the_same_weights(quick):
+    _, rows = quick
+    named = by_name(rows)
+    for name in ("gpt_tiny", "llama_tiny", "bert_tiny", "ast_tiny", "clip_vit_tiny_patch8_32", "llava_tiny"):
+        assert named[name]["reference"] == "transformers", named[name]["reference"]
+    assert named["whisper_micro"]["reference"] == "openai-whisper", named["whisper_micro"]["reference"]
+    assert named["vit_tiny_patch4_28"]["reference"].startswith("no reference")
+    for t in named["gpt_tiny"]["rows"]:
+        assert (t["ratio"] is None) == (t["backend"] == "ref")
+        if t["kind"] == "forward":  # every side's output checked against the reference's
+            assert t["backend"] == "ref" or t["max_abs_diff"] is not None
+    for kind in ("forward", "train"):  # training: the first steps' losses, on the same weights
+        assert any(t["max_abs_diff"] is not None for t in named["gpt_tiny"]["rows"] if t["kind"] == kind)
+
+
+def test_mfu_is_flops_times_throughput_over_the_peak(quick):
+    _, rows = quick
+    assert models.matmul_peaks(CEILINGS) == PEAKS
+    gpt = by_name(rows)["gpt_tiny"]
+    config = zoo.create_model("gpt_tiny").config
+    for t in gpt["rows"]:
+        batch, seq = map(int, t["shape"].split("x"))
+        assert t["flops"] == forward_flops(config, batch, seq) * (3 if t["kind"] == "train" else 1)
+        peak = PEAKS["fp32" if t["dtype"] == "fp32" else "bf16"]
+        assert t["mfu"] == pytest.approx(t["flops"] * (t["samples_s"] / batch) / peak)
+        assert t["tokens_s"] == pytest.approx(t["samples_s"] * seq)
+
+
+def test_realistic_presets_are_counted_without_allocating():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+    row = models.describe("llava_v1_5_7b", models.ModelsConfig())
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert row["params"] > 6e9 and not row["timed"]
+    assert row["note"].startswith("not timed: ") and "GB of weights" in row["note"]
+    assert grown < 2**20, f"describing a 7B preset took {grown / 2**20:.1f} GiB"  # its fp32 weights are 28 GB
+    assert all(f > 1e12 for f in row["flops_per_sample"].values())
+
+
+def test_default_config_times_the_base_sizes_not_the_7b():
+    config = models.ModelsConfig()
+    for name in ("gpt2", "bert_base", "vit_base_patch16_224", "whisper_base", "llama_135m"):
+        assert models.describe(name, config)["timed"], name
+    assert not models.describe("llava_v1_5_7b", config)["timed"]
+    shapes = list(models.describe("gpt2", config)["flops_per_sample"])
+    assert shapes == ["1x256", "4x128"]
+
+
+def test_cpu_peak_memory_counts_what_a_call_holds_at_once():
+    mib = 2**20
+
+    def two_in_turn():
+        a = torch.ones(mib // 4)  # 1 MiB of fp32, freed before the next
+        del a
+        b = torch.ones(mib // 4)
+        return b.sum()
+
+    def two_at_once():
+        a, b = torch.ones(mib // 4), torch.ones(mib // 4)
+        return a.sum() + b.sum()
+
+    assert mib <= cpu_peak_bytes(two_in_turn) < 1.5 * mib
+    assert 2 * mib <= cpu_peak_bytes(two_at_once) < 2.5 * mib
+
+
+def test_report_is_well_formed_markdown(quick):
+    config, rows = quick
+    text = models.report(rows, config)
+    tables = [block.strip().splitlines() for block in text.split("\n\n") if block.strip().startswith("|")]
+    assert len(tables) == 2
+    for lines in tables:
+        assert lines[1].startswith("|---")
+        assert len({line.count("|") for line in lines}) == 1, lines[:3]
+    assert len(tables[0]) == 2 + len(rows)
+    assert len(tables[1]) == 2 + sum(len(r["rows"]) for r in rows)
+    assert "2 x 16" in text and "one region" in text and "per call" in text
+    json.dumps(rows)  # the benchmark script's --json writes them as they are
