@@ -344,8 +344,7 @@ class _Run:
 
 
 def previous_checkpoints(out: Path) -> list[Path]:
-    """The checkpoint-<step>.pt files (checkpoint-<step>.dcp/ directories, sharded) keep_last left in `out`,
-    oldest first."""
+    """The checkpoint-<step>.pt files (.dcp/ directories, sharded) keep_last left in `out`, oldest first."""
     return sorted([*out.glob("checkpoint-[0-9]*.pt"), *out.glob("checkpoint-[0-9]*.dcp")], key=lambda p: p.stem)
 
 
