@@ -8,7 +8,7 @@ OUT ?= runs/demo
 KEYWORD_STEPS ?= 1000
 VL_STEPS ?= 600
 
-.PHONY: venv test test-slow demo data speech-data benchmark clean
+.PHONY: venv test test-slow demo data speech-data bench benchmark clean
 
 $(STAMP): requirements.txt requirements-test.txt setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,8 +50,17 @@ data: venv
 speech-data: venv
 	$(PY) scripts/make_speech_data.py --kind all --out data/full/speech
 
+# The benchmark tables of this machine: runs scripts/benchmark.py, stores each section's tables in
+# benchmarks/<machine>/ (Markdown and one CSV per table) and rewrites this machine's block of BENCHMARKS.md
+# (between its bench:begin / bench:end markers; text outside them is kept). Sections and options through
+# BENCH_ARGS, e.g. make bench BENCH_ARGS="--only ceilings forward"; a run replaces only the sections it ran.
+# `make benchmark` prints the tables without writing anything.
+BENCH_ARGS ?=
+bench: venv
+	$(PY) scripts/benchmark.py --write-benchmarks $(BENCH_ARGS)
+
 benchmark: venv
-	$(PY) scripts/benchmark.py
+	$(PY) scripts/benchmark.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info

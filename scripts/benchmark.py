@@ -14,19 +14,32 @@ over the time it spends in GEMMs and attention kernels (torch.profiler). Any
 implementation that runs the same arithmetic with the same kernels is slower than
 those kernels alone, so a target above the ceiling is out of reach by design.
 
-    python scripts/benchmark.py                    # the README tables (about 10 minutes on 2 cores, and
-                                                   # about 20 more for whisper)
-    python scripts/benchmark.py --quick            # smoke test on the tiny presets, < 60 s
+    python scripts/benchmark.py                    # every section (about 10 minutes on 2 cores, and about
+                                                   # 20 more for whisper)
+    python scripts/benchmark.py --quick            # smoke test on the tiny presets, about 2 minutes
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
-Prints Markdown tables ready to paste into the README. The sections are zoo/bench/ (ceilings: the machine's
-matmul and memory-bandwidth figures; forward, train, learning, vision, ast, llava, generation/, whisper, scale);
-this script parses the flags, runs them and prints their tables.
+    python scripts/benchmark.py --write-benchmarks --only ceilings forward    # what `make bench` runs
+
+Prints Markdown tables. With --write-benchmarks it also stores them under benchmarks/<machine>/ (each
+section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
+`<!-- bench:begin <machine> -->` and `<!-- bench:end <machine> -->` lines, from every section stored for it:
+a run replaces the sections it ran and keeps the others; text outside the block stays as written
+(zoo/bench/document.py). The sections are zoo/bench/ (ceilings: the machine's matmul and memory-bandwidth
+figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
+against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
+learning, vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints
+their tables. --device cuda runs the models and attention sections on a GPU (the xformers column appears).
 """
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import torch
 import transformers
@@ -34,17 +47,22 @@ import transformers
 from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machine, machine_line, others_share, train,
                        vision)
 from zoo.bench import ast as ast_bench
+from zoo.bench import attention
 from zoo.bench import ceilings
 from zoo.bench import llava as llava_bench
+from zoo.bench import models
 from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, generation_config
 from zoo.bench.config import ModelBench
+from zoo.bench.document import Capture, machine_slug, write
 from zoo.bench.generation.common import COMPILED_GRAPHS
 from zoo.bench.report import run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-SECTIONS = ["ceilings", "forward", "train", "learning", "vision", "ast", "llava", "generation", "whisper", "scale"]
+ROOT = Path(__file__).resolve().parents[1]
+SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "vision", "ast", "llava", "generation",
+            "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -54,6 +72,9 @@ QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
          "whisper_long_s": 45, "whisper_transcribe_repeats": 1}
+# Flags that say only where results go, and whether each takes a value: left out of the command BENCHMARKS.md shows.
+OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-file": True, "--benchmarks-dir": True,
+                "--machine-slug": True}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -75,9 +96,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=torch.get_num_threads(),
                    help=f"torch intra-op threads (default {torch.get_num_threads()})")
     p.add_argument("--quick", action="store_true", help="tiny presets, tiny shapes, few repeats: a smoke test")
+    p.add_argument("--device", default="cpu", help="where the models and attention sections run: cpu (default) or "
+                   "cuda, where the xformers column appears; the other sections run on the CPU")
     p.add_argument("--json", metavar="OUT", help="also write every measurement here")
     add_generation_arguments(p)
     add_whisper_arguments(p)
+    add_document_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:
@@ -108,71 +132,140 @@ def add_whisper_arguments(p: argparse.ArgumentParser) -> None:
                    "(default: a temporary folder)")
 
 
-def report(results: dict, config: ModelBench) -> str:
+def add_document_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("BENCHMARKS.md (make bench)")
+    g.add_argument("--write-benchmarks", action="store_true",
+                   help="store the tables this run prints under --benchmarks-dir/<machine>/ (Markdown, and a CSV per "
+                        "table) and rebuild this machine's block of --benchmarks-file from every section stored there")
+    g.add_argument("--benchmarks-file", default=str(ROOT / "BENCHMARKS.md"),
+                   help="the Markdown file whose machine block is rewritten (default: BENCHMARKS.md in the repository)")
+    g.add_argument("--benchmarks-dir", default=str(ROOT / "benchmarks"),
+                   help="where each machine's tables are stored (default: benchmarks/ in the repository)")
+    g.add_argument("--machine-slug", help="the machine's folder and marker name (default: from the CPU model and core "
+                   "count, e.g. intel-xeon-2c)")
+
+
+def raise_recompile_limit() -> None:
+    """A compiled graph per shape, dtype and batch: more than dynamo's default limit of 8."""
+    torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
+
+
+def section_steps(args: argparse.Namespace, config: ModelBench,
+                  results: dict) -> dict[str, tuple[Callable, Callable]]:
+    """{section: (measure, render)}: measure() runs it and returns its result, render(result) its Markdown.
+    The models, generation and whisper configs are made when they run (generation_config fills args in place);
+    models reads the ceilings section's result from `results` where it ran first."""
+    configs = {}
+
+    def llava_run():
+        raise_recompile_limit()
+        return llava_bench.run(config, quick=args.quick)
+
+    def generation_run():
+        raise_recompile_limit()
+        configs["generation"] = generation_config(args)
+        return generation.run(configs["generation"])
+
+    def whisper_run():
+        configs["whisper"] = whisper_bench.WhisperBench.from_args(args)
+        if configs["whisper"].whisper_compile:
+            raise_recompile_limit()
+        start = cpu_seconds()
+        result = whisper_bench.run(configs["whisper"])
+        return {**result, "others_cpu_share": others_share(start)}
+
+    def models_run():
+        configs["models"] = (models.ModelsConfig.quick(args.device) if args.quick
+                             else models.ModelsConfig(device=args.device))
+        return models.run(configs["models"], ceilings=results.get("ceilings"))
+
+    def attention_render(rows):
+        """The sweep's table and summary; with --write-benchmarks, the log-log PNG beside the machine's CSVs."""
+        text = (attention.report(rows, attention.settings(args.quick, args.device)) + "\n\n"
+                + attention.summary_report(attention.summarize(rows)))
+        if not args.write_benchmarks:
+            return text
+        folder = Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"]))
+        folder.mkdir(parents=True, exist_ok=True)
+        attention.plot(rows, str(folder / "attention.png"))
+        link = Path(os.path.relpath(folder.resolve(), Path(args.benchmarks_file).resolve().parent)).as_posix()
+        return text + f"\n\nLog-log plot: [attention.png]({link}/attention.png)\n"
+
+    def per_model(section):
+        return lambda: [row for model in config.models for row in section.run(model, config)]
+
+    return {
+        "ceilings": (lambda: ceilings.run(quick=args.quick), ceilings.tables),
+        "models": (models_run, lambda rows: models.report(rows, configs["models"])),
+        "attention": (lambda: attention.sweep(attention.settings(args.quick, args.device)), attention_render),
+        "forward": (per_model(forward), lambda rows: forward.report(rows, config)),
+        "train": (per_model(train), lambda rows: train.report(rows, config)),
+        "learning": (lambda: learning.run(40 if args.quick else args.learn_steps), learning.report),
+        "vision": (lambda: vision.run(config, quick=args.quick), vision.report),
+        "ast": (lambda: ast_bench.run(config, quick=args.quick), ast_bench.report),
+        "llava": (llava_run, llava_bench.report),
+        "generation": (generation_run, lambda result: generation.report(result, configs["generation"])),
+        "whisper": (whisper_run, lambda result: whisper_bench.report(result, configs["whisper"])),
+        "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
+    }
+
+
+def report(results: dict, config: ModelBench, run: Capture) -> str:
     """The machine line and the forward and train tables."""
     share = results["others_cpu_share"]
     parts = ["\n" + machine_line(results["machine"], share)]
     if share > 0.1:
         parts.append("Warning: other processes were busy; ours and transformers ran interleaved, so the ratios stay "
                      "comparable, but the absolute numbers are low and noisier.")
-    if results.get("forward"):
-        parts.append(forward.report(results["forward"], config))
-    if results.get("train"):
-        parts.append(train.report(results["train"], config))
+    for name, section in (("forward", forward), ("train", train)):
+        if results.get(name):
+            parts.append(run.render(name, lambda: section.report(results[name], config)))
     return "\n".join(parts)
 
 
 def main(argv=None) -> dict:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     transformers.logging.set_verbosity_error()
     config = ModelBench.from_args(args)
     results = {"machine": machine(), "settings": vars(args)}  # the generation flags are filled in if it runs
-    start = cpu_seconds()
-    if "ceilings" in args.only:  # first: the machine's own figures, before the models fill memory
-        results["ceilings"] = ceilings.run(quick=args.quick)
-        print(ceilings.tables(results["ceilings"]))
-    for name, section in (("forward", forward), ("train", train)):
-        if name in args.only:
-            results[name] = [row for model in config.models for row in section.run(model, config)]
-    if {"forward", "train"} & set(args.only):  # (a share over no time at all would be noise)
-        results["others_cpu_share"] = others_share(start)
-        print(report(results, config))
-    if "learning" in args.only:
-        results["learning"] = learning.run(40 if args.quick else args.learn_steps)
-        print(learning.report(results["learning"]))
-    if "vision" in args.only:
-        results["vision"] = vision.run(config, quick=args.quick)
-        print(vision.report(results["vision"]))
-    if "ast" in args.only:
-        results["ast"] = ast_bench.run(config, quick=args.quick)
-        print(ast_bench.report(results["ast"]))
-    if "llava" in args.only:
-        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
-        results["llava"] = llava_bench.run(config, quick=args.quick)
-        print(llava_bench.report(results["llava"]))
-    if "generation" in args.only:
-        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
-        gen_config = generation_config(args)
-        results["generation"] = generation.run(gen_config)
-        print(generation.report(results["generation"], gen_config))
-    if "whisper" in args.only:
-        whisper_config = whisper_bench.WhisperBench.from_args(args)
-        if whisper_config.whisper_compile:  # a graph per shape, dtype and batch: more shapes pass dynamo's default 8
-            torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
-        start = cpu_seconds()
-        results["whisper"] = whisper_bench.run(whisper_config)
-        results["whisper"]["others_cpu_share"] = others_share(start)
-        print(whisper_bench.report(results["whisper"], whisper_config))
-        print(f"\n{machine_line(machine(), results['whisper']['others_cpu_share'])}")
-    if "scale" in args.only:
-        results["scale"] = scale_bench.run(quick=args.quick)
-        print(scale_bench.report(results["scale"]))
+    run, start, steps = Capture(), cpu_seconds(), section_steps(args, config, results)
+    chosen = [name for name in SECTIONS if name in args.only]  # ceilings first, before the models fill memory
+    for name in chosen:
+        measure, render = steps[name]
+        with run.timed(name):
+            results[name] = measure()
+        if name in ("forward", "train"):  # printed together after the second, under the machine line
+            if name == [n for n in chosen if n in ("forward", "train")][-1]:
+                results["others_cpu_share"] = others_share(start)
+                print(report(results, config, run))
+            continue
+        print(run.render(name, lambda: render(results[name])))
+        if name == "whisper":
+            print(f"\n{machine_line(machine(), results['whisper']['others_cpu_share'])}")
     if "others_cpu_share" not in results and "whisper" not in results:  # no machine line yet: one for the run
         results["others_cpu_share"] = others_share(start)
         print("\n" + machine_line(results["machine"], results["others_cpu_share"]))
     write_json(args.json, results)
+    if args.write_benchmarks:
+        folder = write(run.sections.values(), results["machine"], command=command_line(argv),
+                       benchmarks_file=args.benchmarks_file, benchmarks_dir=args.benchmarks_dir,
+                       slug=args.machine_slug, ceilings=results.get("ceilings"), order=SECTIONS)
+        print(f"\nWrote the {', '.join(run.sections)} tables to {folder} and {args.benchmarks_file}")
     return results
+
+
+def command_line(argv: list[str]) -> str:
+    """The command that produced the tables, less the flags that only say where the results go."""
+    kept, rest = [], iter(argv)
+    for arg in rest:
+        flag = arg.split("=", 1)[0]
+        if flag not in OUTPUT_FLAGS:
+            kept.append(arg)
+        elif OUTPUT_FLAGS[flag] and "=" not in arg:
+            next(rest, None)  # its value
+    return shlex.join(["python", "scripts/benchmark.py", *kept])
 
 
 if __name__ == "__main__":

@@ -13,9 +13,14 @@ modules as ratios, never as timed tests.
     timing       interleaved, summarize, matmul_seconds (the Amdahl ceiling), autocast
     references   reference_pair, timm_pair, check_close: the other side, on the same weights
     machine      machine, cpu_seconds, others_share
-    report       table, ratio_cells, machine_line: the Markdown
+    report       table, ratio_cells, machine_line: the Markdown (and recording(): the tables as data)
+    document     BENCHMARKS.md's machine blocks and the CSV files beside it (--write-benchmarks, make bench)
     config, cli  the sections' runtime options; the generation flags both scripts take
-    forward, train, learning, vision      ours vs transformers / timm (scripts/benchmark.py)
+    ceilings     the machine's matmul peaks and memory bandwidths, which MFU and the bounds are read against
+    flops        analytic forward FLOPs of every family, from the config
+    models       every preset: parameters, FLOPs, throughput per backend and dtype, ratio, MFU (models_*.py)
+    attention    attend() per backend from 512 to 16k tokens, time and peak memory (attention_memory.py)
+    forward, train, learning, vision, ast, llava, whisper, scale   ours vs the references (scripts/benchmark.py)
     generation/  decode, bound, bf16, context, speculative (scripts/benchmark_generation.py)
 """
 from zoo.bench.machine import cpu_seconds, machine, others_share

@@ -1,8 +1,15 @@
 """Markdown for the benchmark tables: a table, the ratio / target / met cells, the machine line; and the
-error a section raises when the two sides it would time do not compute the same thing."""
+error a section raises when the two sides it would time do not compute the same thing.
+
+Every table() built inside `with recording() as tables:` is also kept there as headers and rows, which is
+how scripts/benchmark.py --write-benchmarks gets each section's tables as data (zoo/bench/document.py)
+without changing what the sections print."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 
 class BenchmarkError(RuntimeError):
@@ -10,9 +17,35 @@ class BenchmarkError(RuntimeError):
     nothing is timed. The benchmark CLIs turn it into an exit with its message."""
 
 
+@dataclass(frozen=True)
+class Table:
+    """One table() call: its header and rows as the cells' text, and the Markdown it returned."""
+    headers: list[str]
+    rows: list[list[str]]
+    markdown: str
+
+
+_RECORDINGS: list[list[Table]] = []  # the open recording() blocks, innermost last
+
+
+@contextmanager
+def recording() -> Iterator[list[Table]]:
+    """A list that collects every table() built inside the block, in order (nested blocks each get them)."""
+    tables: list[Table] = []
+    _RECORDINGS.append(tables)
+    try:
+        yield tables
+    finally:
+        _RECORDINGS[:] = [r for r in _RECORDINGS if r is not tables]
+
+
 def table(headers: list[str], rows: list[list]) -> str:
+    headers, rows = [str(h) for h in headers], [[str(cell) for cell in row] for row in rows]
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    return "\n".join(lines + ["| " + " | ".join(map(str, row)) + " |" for row in rows])
+    text = "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+    for tables in _RECORDINGS:
+        tables.append(Table(headers, rows, text))
+    return text
 
 
 def met(ok: bool) -> str:

@@ -1,0 +1,209 @@
+"""zoo/bench/document.py and scripts/benchmark.py --write-benchmarks (make bench): each run's tables as CSV
+files and Markdown under benchmarks/<machine>/, and the machine's block of BENCHMARKS.md rebuilt between its
+markers with everything outside them kept byte for byte."""
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import ROOT, load_script
+from zoo.bench.document import Section, machine_slug, write
+from zoo.bench.report import recording, table
+
+benchmark = load_script("benchmark")
+MACHINE = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "isa": "AVX512, AMX-BF16", "threads": 2,
+           "torch": "2.10.0", "transformers": "5.0.0", "timm": "1.0.0", "python": "3.11.7"}
+PREAMBLE = "# Benchmarks\r\n\r\nHand-written, with CRLF line ends  and trailing spaces  \n\n## Analysis\n\nKept.\n"
+CEILINGS = {"quick": False, "probes": {
+    "matmul fp32 n=2048": {"median": 150.0, "unit": "GFLOP/s"},
+    "matmul fp32 n=4096": {"median": 160.5, "unit": "GFLOP/s"},
+    "matmul bf16 n=2048": {"median": 900.0, "unit": "GFLOP/s"}, "copy": {"median": 9.5, "unit": "GB/s"},
+    "matvec fp32 torch.mv": {"median": 11.0, "unit": "GB/s"}}}
+
+
+def markdown_tables(text: str) -> list[list[list[str]]]:
+    """The Markdown tables in `text` (header first, rule dropped), each checked to have one column count."""
+    found, current = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            assert line.endswith("|"), line
+            current.append([cell.strip() for cell in line[1:-1].split("|")])
+        elif current:
+            header, rule, *rows = current
+            assert rule == ["---"] * len(header) and rows, current
+            assert all(len(row) == len(header) for row in rows), current
+            found.append([header, *rows])
+            current = []
+    return found
+
+
+def section(name: str, *tables: tuple[list, list]) -> Section:
+    """A section as a benchmark prints it: a heading and a line before each table."""
+    with recording() as recorded:
+        text = "\n".join(f"\n### {name} table {i}\n\nSome words.\n\n" + table(headers, rows)
+                         for i, (headers, rows) in enumerate(tables, 1))
+    return Section(name, text, recorded, wall_s=12.0, others_share=0.03)
+
+
+def write_run(tmp_path, sections, machine=MACHINE, **kwargs):
+    return write(sections, machine, command="python scripts/benchmark.py --only x", order=["forward", "train"],
+                 benchmarks_file=tmp_path / "BENCHMARKS.md", benchmarks_dir=tmp_path / "benchmarks",
+                 date="2026-12-01", **kwargs)
+
+
+def read(path) -> str:
+    with open(path, newline="") as f:
+        return f.read()
+
+
+def csv_rows(path) -> list[list[str]]:
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+def test_recording_keeps_every_table_and_changes_nothing_printed():
+    rows = [["gpt2", 1.5], ["bert", "**2x**"]]
+    plain = table(["model", "ratio"], rows)
+    with recording() as outer:
+        with recording() as inner:
+            assert table(["model", "ratio"], rows) == plain == (
+                "| model | ratio |\n|---|---|\n| gpt2 | 1.5 |\n| bert | **2x** |")
+        table(["a"], [[1]])
+    assert [t.headers for t in outer] == [["model", "ratio"], ["a"]] and len(inner) == 1
+    assert inner[0].rows == [["gpt2", "1.5"], ["bert", "**2x**"]] and inner[0].markdown == plain
+    table(["b"], [[2]])
+    assert len(outer) == 2
+
+
+def test_machine_slug():
+    assert machine_slug(MACHINE) == "intel-xeon-2c"
+    assert machine_slug({"cpu": "AMD EPYC 7R13 Processor", "cores": 2}) == "amd-epyc-7r13-2c"
+    assert machine_slug({"cpu": "Intel(R) Xeon(R) Platinum 8488C CPU @ 2.40GHz", "cores": 4}) == \
+        "intel-xeon-platinum-8488c-4c"
+    assert machine_slug({"cpu": "AMD EPYC 9654 96-Core Processor", "cores": 8}) == "amd-epyc-9654-8c"
+
+
+def test_csv_round_trip_and_well_formed_markdown(tmp_path):
+    first = (["model", "tok/s", "note"], [["gpt2", "1,073", 'says "hi", twice'], ["bert", "**1.2x**", ""]])
+    second = (["k", "speed-up"], [[2, "1.5x"]])
+    folder = write_run(tmp_path, [section("forward", first, second)], ceilings=CEILINGS)
+    assert folder == tmp_path / "benchmarks" / "intel-xeon-2c"
+    assert csv_rows(folder / "forward-1.csv") == [first[0], ["gpt2", "1,073", 'says "hi", twice'], ["bert", "1.2x", ""]]
+    assert csv_rows(folder / "forward-2.csv") == [["k", "speed-up"], ["2", "1.5x"]]
+    index = json.loads((folder / "index.json").read_text())
+    entry = index["sections"]["forward"]
+    assert [c["title"] for c in entry["csv"]] == ["Some words.", "Some words."]
+    assert entry["command"] == "python scripts/benchmark.py --only x" and entry["date"] == "2026-12-01"
+    text = read(tmp_path / "BENCHMARKS.md")
+    assert [t[0] for t in markdown_tables(text)] == [first[0], second[0]]
+    assert text.startswith("<!-- bench:begin intel-xeon-2c -->\n## Intel(R) Xeon(R) Processor, 2 cores (AVX512")
+    assert text.endswith("<!-- bench:end intel-xeon-2c -->\n")
+    assert "#### forward table 1" in text and "[forward-1.csv](benchmarks/intel-xeon-2c/forward-1.csv)" in text
+    assert "fp32 matmul **160.5** GFLOP/s, bf16 matmul **900.0** GFLOP/s, copy **9.5** GB/s" in text
+    assert "torch 2.10.0, transformers 5.0.0, timm 1.0.0" in text and "`python scripts/benchmark.py --only x`" in text
+
+
+def test_text_outside_the_markers_is_kept_byte_for_byte(tmp_path):
+    other = "<!-- bench:begin amd-epyc-2c -->\nAMD's tables\n<!-- bench:end amd-epyc-2c -->\n"
+    epilogue = "\n## Older runs\r\n\r\nBy hand.  \n"
+    (tmp_path / "BENCHMARKS.md").write_bytes((PREAMBLE + other + epilogue).encode())
+    write_run(tmp_path, [section("forward", (["a"], [[1]]))])
+    first = read(tmp_path / "BENCHMARKS.md")
+    assert first.startswith(PREAMBLE + other + epilogue + "\n<!-- bench:begin intel-xeon-2c -->\n")
+    # The block moved by hand between the others: a re-run rewrites it there and leaves the rest alone.
+    block = first[len(PREAMBLE + other + epilogue) + 1:]
+    (tmp_path / "BENCHMARKS.md").write_bytes((PREAMBLE + block + other + epilogue).encode())
+    write_run(tmp_path, [section("forward", (["a"], [[2]]))])
+    second = read(tmp_path / "BENCHMARKS.md")
+    assert second.startswith(PREAMBLE + "<!-- bench:begin intel-xeon-2c -->\n") and second.endswith(other + epilogue)
+    assert "| 2 |" in second and "| 1 |" not in second
+
+
+def test_a_rerun_replaces_only_the_sections_it_ran(tmp_path):
+    write_run(tmp_path, [section("train", (["x"], [["old train"]])),
+                         section("forward", (["x"], [["old 1"]]), (["y"], [["old 2"]]))])
+    folder = tmp_path / "benchmarks" / "intel-xeon-2c"
+    before = read(tmp_path / "BENCHMARKS.md")
+    assert before.index("### forward") < before.index("### train")  # in `order`, not in the order they ran
+    write_run(tmp_path, [section("forward", (["x"], [["fresh"]]))])
+    after = read(tmp_path / "BENCHMARKS.md")
+    assert "old train" in after and "fresh" in after and "old 1" not in after and "old 2" not in after
+    assert sorted(p.name for p in folder.glob("*.csv")) == ["forward.csv", "train.csv"]
+    assert csv_rows(folder / "forward.csv") == [["x"], ["fresh"]] and csv_rows(folder / "train.csv")[1] == ["old train"]
+    assert after[after.index("### train"):] == before[before.index("### train"):]
+
+
+def test_a_second_machine_gets_its_own_block(tmp_path):
+    (tmp_path / "BENCHMARKS.md").write_text(PREAMBLE)
+    write_run(tmp_path, [section("forward", (["x"], [["xeon"]]))])
+    first = read(tmp_path / "BENCHMARKS.md")
+    epyc = {**MACHINE, "cpu": "AMD EPYC 7R13 Processor", "isa": "AVX2"}
+    write_run(tmp_path, [section("forward", (["x"], [["epyc"]]))], machine=epyc)
+    write_run(tmp_path, [section("train", (["x"], [["named"]]))], machine=epyc, slug="my-box")
+    text = read(tmp_path / "BENCHMARKS.md")
+    assert text.startswith(first) and text.index("xeon") < text.index("epyc") < text.index("named")
+    assert text.count("<!-- bench:begin ") == 3 and "<!-- bench:end my-box -->" in text
+    assert sorted(p.name for p in (tmp_path / "benchmarks").iterdir()) == ["amd-epyc-7r13-2c", "intel-xeon-2c",
+                                                                          "my-box"]
+    assert len(markdown_tables(text)) == 3
+
+
+def test_broken_markers_stop_before_anything_is_written(tmp_path):
+    (tmp_path / "BENCHMARKS.md").write_text(PREAMBLE + "<!-- bench:begin intel-xeon-2c -->\nno end\n")
+    with pytest.raises(ValueError, match="bench:end intel-xeon-2c"):
+        write_run(tmp_path, [section("forward", (["x"], [[1]]))])
+    assert not (tmp_path / "benchmarks").exists()
+
+
+def test_the_command_shown_leaves_out_where_results_go():
+    argv = ["--only", "forward", "--write-benchmarks", "--benchmarks-file", "B.md", "--benchmarks-dir=out",
+            "--json", "r.json", "--machine-slug", "box", "--models", "gpt2", "bert_base"]
+    assert benchmark.command_line(argv) == "python scripts/benchmark.py --only forward --models gpt2 bert_base"
+
+
+def check_written(tmp_path, sections: list[str]) -> dict:
+    """Every section in `sections` stored with at least one CSV (rows as long as its header) and its tables
+    well formed in the Markdown; returns the index."""
+    folder = tmp_path / "benchmarks" / "box"
+    index = json.loads((folder / "index.json").read_text())
+    assert sorted(index["sections"]) == sorted(sections)
+    for name, entry in index["sections"].items():
+        assert entry["csv"], name
+        for c in entry["csv"]:
+            header, *rows = csv_rows(folder / c["file"])
+            assert rows and all(len(row) == len(header) for row in rows), c
+        assert markdown_tables((folder / f"{name}.md").read_text()), name
+    text = read(tmp_path / "BENCHMARKS.md")
+    assert len(markdown_tables(text)) == sum(len(e["csv"]) for e in index["sections"].values())
+    return index
+
+
+def test_write_benchmarks_quick(tmp_path, capsys):
+    """--write-benchmarks on the ceilings, attention and forward sections in quick mode: what it prints is what it
+    writes, and the attention plot lies beside the CSVs, linked from BENCHMARKS.md."""
+    benchmark.main(["--quick", "--only", "ceilings", "attention", "forward", "--models", "gpt_tiny", "--dtypes", "fp32",
+                    "--seq", "8", "--warmup", "0", "--repeats", "2", "--threads", "1", "--write-benchmarks",
+                    "--benchmarks-file", str(tmp_path / "BENCHMARKS.md"), "--benchmarks-dir",
+                    str(tmp_path / "benchmarks"), "--machine-slug", "box"])
+    printed = capsys.readouterr().out
+    index = check_written(tmp_path, ["ceilings", "attention", "forward"])
+    assert index["peaks"]["quick"] and index["peaks"]["figures"]["fp32 matmul"]["median"] > 0
+    text = read(tmp_path / "BENCHMARKS.md")
+    assert markdown_tables(text) == markdown_tables(printed)
+    assert "python scripts/benchmark.py --quick --only ceilings attention forward --models gpt_tiny" in text
+    assert "Quick mode" in text and "Measured peaks (ceilings section" in text
+    png = tmp_path / "benchmarks" / "box" / "attention.png"
+    assert png.read_bytes()[:4] == b"\x89PNG" and "[attention.png](benchmarks/box/attention.png)" in text
+
+
+@pytest.mark.slow  # every section in quick mode: about N minutes on 2 cores
+def test_write_benchmarks_every_section_quick(tmp_path):
+    """scripts/benchmark.py --quick --write-benchmarks, every section: each one stores well-formed tables."""
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--quick", "--threads", "1",
+                          "--write-benchmarks", "--benchmarks-file", str(tmp_path / "BENCHMARKS.md"),
+                          "--benchmarks-dir", str(tmp_path / "benchmarks"), "--machine-slug", "box"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    check_written(tmp_path, benchmark.SECTIONS)
