@@ -29,7 +29,7 @@ a run replaces the sections it ran and keeps the others; text outside the block 
 (zoo/bench/document.py). The sections are zoo/bench/ (ceilings: the machine's matmul and memory-bandwidth
 figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
 against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
-learning, vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints
+learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints
 their tables. --device cuda runs the models and attention sections on a GPU (the xformers column appears).
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ from zoo.bench import ast as ast_bench
 from zoo.bench import attention
 from zoo.bench import ceilings
 from zoo.bench import llava as llava_bench
-from zoo.bench import models
+from zoo.bench import models, recipes
 from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, generation_config
@@ -61,8 +61,8 @@ from zoo.bench.report import run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "vision", "ast", "llava", "generation",
-            "whisper", "scale"]
+SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
+            "generation", "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -201,6 +201,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench,
         "forward": (per_model(forward), lambda rows: forward.report(rows, config)),
         "train": (per_model(train), lambda rows: train.report(rows, config)),
         "learning": (lambda: learning.run(40 if args.quick else args.learn_steps), learning.report),
+        "recipes": (lambda: recipes.run(quick=args.quick, threads=args.threads), recipes.report),
         "vision": (lambda: vision.run(config, quick=args.quick), vision.report),
         "ast": (lambda: ast_bench.run(config, quick=args.quick), ast_bench.report),
         "llava": (llava_run, llava_bench.report),

@@ -198,7 +198,7 @@ def test_write_benchmarks_quick(tmp_path, capsys):
     assert png.read_bytes()[:4] == b"\x89PNG" and "[attention.png](benchmarks/box/attention.png)" in text
 
 
-@pytest.mark.slow  # every section in quick mode: about 5 minutes on 2 cores
+@pytest.mark.slow  # every section in quick mode: about 7 minutes on 2 cores
 def test_write_benchmarks_every_section_quick(tmp_path):
     """scripts/benchmark.py --quick --write-benchmarks, every section: each one stores well-formed tables."""
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "benchmark.py"), "--quick", "--threads", "1",
