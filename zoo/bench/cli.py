@@ -9,7 +9,7 @@ from zoo.bench.config import GenerationBench
 from zoo.bench.generation import SECTIONS
 
 # Shapes and repeats for the full run and --quick (explicit --gen-* flags win over either).
-FULL = {"gen_models": ["gpt_tiny", "gpt2"], "gen_batches": [1, 8], "gen_prompt": 16, "gen_new_tokens": 128,
+FULL = {"gen_models": ["gpt_tiny", "llama_135m", "gpt2"], "gen_batches": [1, 8], "gen_prompt": 16, "gen_new_tokens": 128,
         "gen_warmup": 1, "gen_repeats": 5, "bandwidth_mb": 1024, "context_positions": [100, 1000],
         "context_steps": 20, "spec_train_steps": 250, "spec_target": "depth=12,dim=512,num_heads=8,mlp_hidden=2048",
         "spec_k": [2, 4, 6], "spec_prompts": 4, "spec_new_tokens": 128, "spec_repeats": 3}
