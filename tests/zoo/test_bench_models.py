@@ -131,11 +131,40 @@ def test_report_is_well_formed_markdown(quick):
     config, rows = quick
     text = models.report(rows, config)
     tables = [block.strip().splitlines() for block in text.split("\n\n") if block.strip().startswith("|")]
-    assert len(tables) == 2
+    assert len(tables) == 3
     for lines in tables:
         assert lines[1].startswith("|---")
         assert len({line.count("|") for line in lines}) == 1, lines[:3]
     assert len(tables[0]) == 2 + len(rows)
-    assert len(tables[1]) == 2 + sum(len(r["rows"]) for r in rows)
+    with_reference = {r["model"] for r in rows if any(t["backend"] == "ref" for t in r["rows"])}
+    assert {line.split("|")[1].strip() for line in tables[1][2:]} == with_reference
+    assert len(tables[2]) == 2 + sum(len(r["rows"]) for r in rows)
     assert "2 x 16" in text and "one region" in text and "per call" in text
     json.dumps(rows)  # the benchmark script's --json writes them as they are
+
+
+def _timing(kind, dtype, backend, ratio, mfu, region="-", shape="4x128"):
+    return {"kind": kind, "dtype": dtype, "backend": backend, "ratio": ratio, "mfu": mfu, "region": region,
+            "shape": shape}
+
+
+def test_targets_pick_the_best_variant_and_judge_it():
+    """fp32 forward against 1.0x, bf16 (autocast or packed, per region) against 1.2x; the ceiling is 1 / the
+    reference's MFU; gpt2's fp32 training step against 50% MFU."""
+    gpt2 = {"model": "gpt2", "rows": [
+        _timing("forward", "fp32", "ref", None, 0.8), _timing("forward", "fp32", "sdpa", 1.1, 0.88),
+        _timing("forward", "fp32", "math", 0.9, 0.72),
+        _timing("forward", "bf16", "ref", None, 0.25, "per call"),
+        _timing("forward", "bf16", "sdpa", 1.1, 0.27, "per call"),
+        _timing("forward", "bf16_packed", "sdpa", 1.5, 0.37, "per call"),
+        _timing("train", "fp32", "ref", None, 0.40), _timing("train", "fp32", "sdpa", 1.2, 0.48),
+        _timing("train", "fp32", "math", 1.0, 0.41)]}
+    text = models._targets_table([gpt2, {"model": "gpt_x", "rows": []}])
+    lines = [line for line in text.splitlines() if line.startswith("| gpt2")]
+    assert lines[0].split(" | ")[1:] == ["forward 4x128", "fp32", "fp32 sdpa", "**1.10x**", "80%", "1.25x",
+                                         ">= 1.0x", "yes |"]
+    assert lines[1].split(" | ")[1:] == ["forward 4x128", "bf16, per call", "bf16_packed sdpa", "**1.50x**",
+                                         "25%", "4.00x", ">= 1.2x", "yes |"]
+    assert lines[2].split(" | ")[1:] == ["train step 4x128", "fp32", "fp32 sdpa", "MFU **48%**", "-", "-",
+                                         ">= 50% MFU", "no |"]
+    assert len(lines) == 3

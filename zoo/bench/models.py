@@ -202,6 +202,49 @@ def _timing_table(rows: list[dict]) -> str:
                   "x ref (IQR)", "MFU", "peak MiB"], cells)
 
 
+# The issue's targets: forward ours/ref per dtype; a gpt2 training step's fp32 MFU on the CPU.
+FORWARD_TARGETS = {"fp32": 1.0, "bf16": 1.2}
+TRAIN_MFU_TARGET = ("gpt2", 0.5)
+
+
+def _targets_table(rows: list[dict]) -> str:
+    """Per preset with a reference, shape and dtype (bf16: per autocast region): our best forward (over
+    backends, and bf16 autocast / packed) against the target; ceiling = the ratio ours would reach at the
+    measured matmul peak (1 / the reference's MFU), which says when the reference leaves nothing to win.
+    Then the gpt2 training step's best fp32 MFU."""
+    cells = []
+    for r in rows:
+        groups: dict[tuple, list[dict]] = {}
+        for t in r["rows"]:
+            if t["kind"] == "forward":
+                groups.setdefault((t["shape"], t["dtype"].split("_")[0], t["region"]), []).append(t)
+        for (shape, dtype, region), ts in groups.items():
+            ours = [t for t in ts if t["backend"] != "ref" and t["ratio"] is not None]
+            ref = next((t for t in ts if t["backend"] == "ref"), None)
+            if not ours or ref is None:
+                continue
+            best, target = max(ours, key=lambda t: t["ratio"]), FORWARD_TARGETS[dtype]
+            ceiling = f"{1 / ref['mfu']:.2f}x" if ref["mfu"] else "n/a"
+            cells.append([r["model"], f"forward {shape}", dtype + ("" if region == "-" else f", {region}"),
+                          f"{best['dtype']} {best['backend']}", f"**{best['ratio']:.2f}x**",
+                          "n/a" if ref["mfu"] is None else f"{100 * ref['mfu']:.0f}%", ceiling, f">= {target}x",
+                          "yes" if best["ratio"] >= target else "no"])
+    name, goal = TRAIN_MFU_TARGET
+    for r in rows:
+        train = [t for t in r["rows"] if r["model"] == name and t["kind"] == "train" and t["dtype"] == "fp32"
+                 and t["backend"] != "ref" and t["mfu"] is not None]
+        for shape in dict.fromkeys(t["shape"] for t in train):
+            best = max((t for t in train if t["shape"] == shape), key=lambda t: t["mfu"])
+            cells.append([name, f"train step {shape}", "fp32", f"{best['dtype']} {best['backend']}",
+                          f"MFU **{100 * best['mfu']:.0f}%**", "-", "-", f">= {goal:.0%} MFU",
+                          "yes" if best["mfu"] >= goal else "no"])
+    if not cells:
+        return "Targets: no preset with a reference was timed."
+    return "Targets (the issue's): forward >= 1.0x the reference in fp32 and >= 1.2x in bf16; a gpt2 training " \
+           "step >= 50% fp32 MFU on the CPU.\n\n" + table(
+               ["model", "what", "dtype", "ours (best)", "ours/ref", "ref MFU", "ceiling", "target", "met"], cells)
+
+
 def _peak_line(rows: list[dict]) -> str:
     peaks = {t["dtype"].split("_")[0]: t["peak_flops"] for r in rows for t in r["rows"] if t["peak_flops"]}
     if not peaks:
@@ -228,4 +271,4 @@ def report(rows: list[dict], config: ModelsConfig) -> str:
             "interleaved (ABBA) in one process; medians, spread = IQR; x ref = median over pairs of the "
             "reference's time over ours. Peak MiB: one call's allocation peak above what was allocated before "
             "it (CUDA: the caching allocator; CPU: torch.profiler's memory events). " + _peak_line(rows) + "\n")
-    return head + "\n" + _preset_table(rows) + "\n\n" + _timing_table(rows)
+    return head + "\n" + _preset_table(rows) + "\n\n" + _targets_table(rows) + "\n\n" + _timing_table(rows)
