@@ -111,3 +111,24 @@ def stop_after_checkpoint(monkeypatch, run) -> None:
         patch.setattr(engine._Run, "save", save_then_stop)
         with pytest.raises(Stopped):
             run()
+
+
+def markdown_tables(text: str, strict: bool = True) -> list[list[list[str]]]:
+    """The Markdown tables in `text`, each as rows of cells (header first, rule dropped), checked well formed:
+    a |---| rule under the header, at least one row, every row as wide as the header; strict: no empty cell
+    and no NaN."""
+    found, current = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            assert line.endswith("|"), line
+            current.append([cell.strip() for cell in line[1:-1].split("|")])
+        elif current:
+            header, rule, *rows = current
+            assert rule == ["---"] * len(header) and rows, current
+            assert all(len(row) == len(header) for row in rows), current
+            if strict:
+                assert all(all(row) for row in rows), current
+                assert not any("nan" in cell.lower() for row in rows for cell in row), current
+            found.append([header, *rows])
+            current = []
+    return found

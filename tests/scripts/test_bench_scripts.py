@@ -9,26 +9,10 @@ import pytest
 import torch
 
 from tests.helpers import ROOT, load_script
+from tests.helpers import markdown_tables as tables
 
 benchmark = load_script("benchmark")
 benchmark_generation = load_script("benchmark_generation")
-
-
-def tables(text: str) -> list[list[list[str]]]:
-    """The Markdown tables in `text`, each as rows of cells (header first, rule dropped), checked well formed."""
-    found, current = [], []
-    for line in text.splitlines() + [""]:
-        if line.startswith("|"):
-            assert line.endswith("|"), line
-            current.append([cell.strip() for cell in line[1:-1].split("|")])
-        elif current:
-            header, rule, *rows = current
-            assert rule == ["---"] * len(header) and rows, current
-            assert all(len(row) == len(header) and all(row) for row in rows), current
-            assert not any("nan" in cell.lower() for row in rows for cell in row), current
-            found.append([header, *rows])
-            current = []
-    return found
 
 
 @pytest.fixture

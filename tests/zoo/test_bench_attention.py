@@ -6,26 +6,11 @@ from dataclasses import replace
 import pytest
 import torch
 
+from tests.helpers import markdown_tables as table_rows
 from zoo.bench import attention
 from zoo.bench.attention_memory import GIB, cpu_peak_bytes, math_forward_bytes, peak_bytes
 
 MIB = 2**20
-
-
-def table_rows(text: str) -> list[list[list[str]]]:
-    """Every Markdown table in `text` as rows of cells (header first, rule dropped), checked well formed."""
-    found, current = [], []
-    for line in text.splitlines() + [""]:
-        if line.startswith("|"):
-            assert line.endswith("|"), line
-            current.append([cell.strip() for cell in line[1:-1].split("|")])
-        elif current:
-            header, rule, *rows = current
-            assert rule == ["---"] * len(header) and rows, current
-            assert all(len(row) == len(header) and all(row) for row in rows), current
-            found.append([header, *rows])
-            current = []
-    return found
 
 
 @pytest.fixture(scope="module")
