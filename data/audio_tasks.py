@@ -106,8 +106,19 @@ def transcript_tokens(tokenizer: WhisperTokenizer, text: str) -> tuple[list[int]
     return prompt + tokenizer.encode(" " + text) + [tokenizer.eot], len(prompt)
 
 
+def window_mel(wave: torch.Tensor, window_frames: int, n_mels: int) -> torch.Tensor:
+    """The encoder input zoo.transcribe (and openai-whisper's transcribe) gives a clip that fits one window:
+    the log-mel of the clip followed by silence, cut after the clip's own frames, then padded with zeros
+    to window_frames. Not the log-mel of the padded clip: that fills the rest of the window with the
+    80 dB floor (about -0.6 after the scaling), a padding the model would then never see when it transcribes.
+    wave (samples,) -> (n_mels, window_frames)."""
+    frames = wave.shape[-1] // HOP_LENGTH
+    mel = log_mel_spectrogram(wave, n_mels, padding=window_frames * HOP_LENGTH)  # (n_mels, frames + window)
+    return pad_or_trim(mel[:, :frames], window_frames)
+
+
 class SpeechSet(torch.utils.data.Dataset):
-    """Whisper inputs: log-mel of each clip padded to the encoder's window, decoder tokens and labels (the
+    """Whisper inputs: log-mel of each clip padded to the encoder's window (window_mel), decoder tokens and labels (the
     next token; the prompt and padding ignored). Clips longer than the window or transcripts longer than
     text_ctx are dropped (counted in `dropped`)."""
 
@@ -122,7 +133,7 @@ class SpeechSet(torch.utils.data.Dataset):
             if wave.shape[0] > window or len(tokens) > text_ctx:
                 continue
             self.rows.append(row)
-            mels.append(log_mel_spectrogram(pad_or_trim(wave, window), n_mels))  # (n_mels, window_frames)
+            mels.append(window_mel(wave, window_frames, n_mels))  # (n_mels, window_frames)
             self.tokens.append(tokens)
             self.prompt_lengths.append(prompt)
         self.dropped = len(rows) - len(self.rows)

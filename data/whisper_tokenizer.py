@@ -262,6 +262,12 @@ class WhisperTokenizer:
         without a leading space; the first token of the musical symbols U+2669..
         U+266F (suppressing a shared UTF-8 prefix is safe within U+2640..U+267F);
         and " -", " '" (allowed inside words, not at their start).
+
+        A token that is only white space is never in the set. openai-whisper's
+        own vocabularies have none there (tested), but in a vocabulary learned
+        from a corpus (bytes, a small BPE) the first token of " -" or " ♪" is
+        the bare space, and suppressing it would leave the model no way to
+        write a word boundary.
         """
         symbols = list('"#()*+/:;<=>@[\\]^_`{|}~「」『』')
         symbols += "<< >> <<< >>> -- --- -( -[ (' (\" (( )) ((( ))) [[ ]] {{ }} ♪♪ ♪♪♪".split()
@@ -271,7 +277,7 @@ class WhisperTokenizer:
             for ids in (self.encode(symbol), self.encode(" " + symbol)):
                 if len(ids) == 1 or symbol in music:
                     result.add(ids[0])
-        return tuple(sorted(result))
+        return tuple(sorted(t for t in result if self.decode([t]).strip()))
 
     # -- text
 

@@ -178,14 +178,23 @@ def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
     return loss_fn
 
 
+def decoding_options() -> dict:
+    """zoo.transcribe's options for scoring: greedy, no timestamps, one segment per clip, no fallbacks.
+
+    suppress_blank is off: openai-whisper bans the bare space as the first token (in its GPT-2 vocabulary a
+    transcript starts with " word" tokens), but every transcript here is " " + text, which a character
+    vocabulary writes as the bare space first."""
+    return dict(temperature=0.0, without_timestamps=True, condition_on_previous_text=False,
+                compression_ratio_threshold=None, logprob_threshold=None, no_speech_threshold=None,
+                suppress_blank=False)
+
+
 def word_error_rate(model, rows: list[dict], root: Path, limit: int) -> tuple[float, list[dict]]:
-    """Transcribe rows with zoo.transcribe (greedy, no timestamps, one segment per clip) and score WER."""
+    """Transcribe rows with zoo.transcribe (decoding_options) and score WER."""
     import jiwer
 
     rows = rows[:limit] if limit else rows
-    results = zoo.transcribe(model, waveforms(rows, root), temperature=0.0, without_timestamps=True,
-                             condition_on_previous_text=False, compression_ratio_threshold=None,
-                             logprob_threshold=None, no_speech_threshold=None, batch_size=16)
+    results = zoo.transcribe(model, waveforms(rows, root), batch_size=16, **decoding_options())
     pairs = [{"audio": row["audio"], "voice": row["voice"], "reference": normalize_text(row["text"]),
               "hypothesis": normalize_text(result["text"])} for row, result in zip(rows, results)]
     return jiwer.wer([p["reference"] for p in pairs], [p["hypothesis"] or "<empty>" for p in pairs]), pairs

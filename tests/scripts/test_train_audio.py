@@ -64,9 +64,7 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
     pairs = [json.loads(line) for line in (out / "transcripts.jsonl").read_text().splitlines()]
     model = zoo.load_pretrained(out / "model")
     first = pairs[0]
-    again = zoo.transcribe(model, str(SHIPPED / "asr" / first["audio"]), temperature=0.0, without_timestamps=True,
-                           condition_on_previous_text=False, compression_ratio_threshold=None,
-                           logprob_threshold=None, no_speech_threshold=None)
+    again = zoo.transcribe(model, str(SHIPPED / "asr" / first["audio"]), **train_audio.decoding_options())
     from data.audio_tasks import normalize_text
     assert normalize_text(again["text"]) == first["hypothesis"]
 
@@ -74,3 +72,36 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
 def test_wrong_family_is_refused():
     with pytest.raises(SystemExit, match="is a gpt model"):
         train_audio.main(["--task", "asr", "--model", "gpt_tiny"])
+
+
+def scripted_whisper(tokenizer, script: list[int]):
+    """A whisper_micro whose decoder says `script` whatever it hears: its i-th head call (the prefill, then one
+    call per token) puts all the probability on script[i]."""
+    model = zoo.create_model("whisper_micro", vocab_size=tokenizer.vocab_size).eval()
+    model.tokenizer = tokenizer
+    calls = iter(script)
+
+    def forward_head(features):  # (B, T, D) -> (B, T, V)
+        logits = torch.zeros(*features.shape[:2], tokenizer.vocab_size)
+        logits[..., next(calls)] = 20.0
+        return logits
+    model.forward_head = forward_head
+    return model
+
+
+@pytest.mark.parametrize("text_vocab", [256, 512])  # characters, where every transcript starts with " "; a BPE
+def test_scoring_lets_a_learned_vocabulary_write_spaces(text_vocab):
+    from data.audio_tasks import normalize_text, select
+    from data.whisper_vocab import train_whisper_tokenizer
+
+    rows = load_manifest(SHIPPED / "asr")
+    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in select(rows, "train")], text_vocab)
+    row = select(rows, "test")[0]
+    reference = normalize_text(row["text"])
+    model = scripted_whisper(tokenizer, tokenizer.encode(" " + reference) + [tokenizer.eot])
+    wer, pairs = train_audio.word_error_rate(model, [row], SHIPPED / "asr", 0)
+    # with openai-whisper's rules as written, the bare space (the first token of " -" in these vocabularies) was
+    # suppressed: "pansiesare..."
+    assert pairs[0]["hypothesis"] == reference and wer == 0.0
+    suppressed = set(tokenizer.non_speech_tokens)
+    assert tokenizer.encode('"')[0] in suppressed and tokenizer.encode(" ")[0] not in suppressed

@@ -1,0 +1,24 @@
+"""data.audio_tasks: the Whisper training set feeds the encoder what zoo.transcribe feeds it."""
+import torch
+
+import zoo
+from data.audio_tasks import SpeechSet, normalize_text, select, waveforms
+from data.speech import SPEECH_TINY, load_manifest
+from data.whisper_vocab import train_whisper_tokenizer
+
+
+def test_speech_set_mel_is_what_transcribe_encodes():
+    root = SPEECH_TINY / "asr"
+    rows = select(load_manifest(root), "test")[:2]
+    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in rows], 256)
+    model = zoo.create_model("whisper_micro", vocab_size=tokenizer.vocab_size).eval()
+    model.tokenizer = tokenizer
+    seen, encode = [], model.encode
+    model.encode = lambda mel: seen.append(mel) or encode(mel)
+    zoo.transcribe(model, waveforms(rows, root), temperature=0.0, without_timestamps=True, sample_len=2,
+                   condition_on_previous_text=False, compression_ratio_threshold=None, logprob_threshold=None,
+                   no_speech_threshold=None)
+    data = SpeechSet(rows, root, tokenizer, 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx)
+    # the rest of the window is zeros in both (the old set put the log-mel floor of padded silence there)
+    assert data.mels[:, :, -1].abs().max() == 0
+    torch.testing.assert_close(data.mels, seen[0], rtol=0, atol=1e-5)
