@@ -14,13 +14,13 @@ over the time it spends in GEMMs and attention kernels (torch.profiler). Any
 implementation that runs the same arithmetic with the same kernels is slower than
 those kernels alone, so a target above the ceiling is out of reach by design.
 
-    python scripts/benchmark.py                    # every section (about 10 minutes on 2 cores, and about
-                                                   # 20 more for whisper)
+    python scripts/benchmark.py                    # every section: hours on 2 cores (models alone 3-5 h,
+                                                   # generation 35-50 min, ast 30-40, recipes 20-30, whisper 10-15)
     python scripts/benchmark.py --quick            # smoke test on the tiny presets, about 2 minutes
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
-    python scripts/benchmark.py --write-benchmarks --only ceilings forward    # what `make bench` runs
+    python scripts/benchmark.py --write-benchmarks --only ceilings whisper    # make bench BENCH_ARGS="--only ceilings whisper"
 
 Prints Markdown tables. With --write-benchmarks it also stores them under benchmarks/<machine>/ (each
 section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
@@ -29,7 +29,8 @@ a run replaces the sections it ran and keeps the others; text outside the block 
 (zoo/bench/document.py). The sections are zoo/bench/ (ceilings: the machine's matmul and memory-bandwidth
 figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
 against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
-learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast, llava, generation/, whisper, scale); this script parses the flags, runs them and prints
+learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast,
+llava, generation/, whisper, scale); this script parses the flags, runs them and prints
 their tables. --device cuda runs the models and attention sections on a GPU (the xformers column appears).
 """
 from __future__ import annotations
@@ -142,7 +143,7 @@ def add_document_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--benchmarks-dir", default=str(ROOT / "benchmarks"),
                    help="where each machine's tables are stored (default: benchmarks/ in the repository)")
     g.add_argument("--machine-slug", help="the machine's folder and marker name (default: from the CPU model and core "
-                   "count, e.g. intel-xeon-2c)")
+                   "count and its bf16 tier, e.g. intel-xeon-2c-amx)")
 
 
 def raise_recompile_limit() -> None:

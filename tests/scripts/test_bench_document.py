@@ -62,8 +62,11 @@ def test_recording_keeps_every_table_and_changes_nothing_printed():
 
 
 def test_machine_slug():
-    assert machine_slug(MACHINE) == "intel-xeon-2c"
+    assert machine_slug(MACHINE) == "intel-xeon-2c-amx"
     assert machine_slug({"cpu": "AMD EPYC 7R13 Processor", "cores": 2}) == "amd-epyc-7r13-2c"
+    # one model name, two bf16 tiers: two folders
+    assert machine_slug({"cpu": "AMD EPYC", "cores": 2, "isa": "AVX2"}) == "amd-epyc-2c-avx2"
+    assert machine_slug({"cpu": "AMD EPYC", "cores": 2, "isa": "AVX512, AVX512-BF16"}) == "amd-epyc-2c-avx512-bf16"
     assert machine_slug({"cpu": "Intel(R) Xeon(R) Platinum 8488C CPU @ 2.40GHz", "cores": 4}) == \
         "intel-xeon-platinum-8488c-4c"
     assert machine_slug({"cpu": "AMD EPYC 9654 96-Core Processor", "cores": 8}) == "amd-epyc-9654-8c"
@@ -73,7 +76,7 @@ def test_csv_round_trip_and_well_formed_markdown(tmp_path):
     first = (["model", "tok/s", "note"], [["gpt2", "1,073", 'says "hi", twice'], ["bert", "**1.2x**", ""]])
     second = (["k", "speed-up"], [[2, "1.5x"]])
     folder = write_run(tmp_path, [section("forward", first, second)], ceilings=CEILINGS)
-    assert folder == tmp_path / "benchmarks" / "intel-xeon-2c"
+    assert folder == tmp_path / "benchmarks" / "intel-xeon-2c-amx"
     assert csv_rows(folder / "forward-1.csv") == [first[0], ["gpt2", "1,073", 'says "hi", twice'], ["bert", "1.2x", ""]]
     assert csv_rows(folder / "forward-2.csv") == [["k", "speed-up"], ["2", "1.5x"]]
     index = json.loads((folder / "index.json").read_text())
@@ -82,9 +85,9 @@ def test_csv_round_trip_and_well_formed_markdown(tmp_path):
     assert entry["command"] == "python scripts/benchmark.py --only x" and entry["date"] == "2026-12-01"
     text = read(tmp_path / "BENCHMARKS.md")
     assert [t[0] for t in markdown_tables(text, strict=False)] == [first[0], second[0]]
-    assert text.startswith("<!-- bench:begin intel-xeon-2c -->\n## Intel(R) Xeon(R) Processor, 2 cores (AVX512")
-    assert text.endswith("<!-- bench:end intel-xeon-2c -->\n")
-    assert "#### forward table 1" in text and "[forward-1.csv](benchmarks/intel-xeon-2c/forward-1.csv)" in text
+    assert text.startswith("<!-- bench:begin intel-xeon-2c-amx -->\n## Intel(R) Xeon(R) Processor, 2 cores (AVX512")
+    assert text.endswith("<!-- bench:end intel-xeon-2c-amx -->\n")
+    assert "#### forward table 1" in text and "[forward-1.csv](benchmarks/intel-xeon-2c-amx/forward-1.csv)" in text
     assert "fp32 matmul **160.5** GFLOP/s, bf16 matmul **900.0** GFLOP/s, copy **9.5** GB/s" in text
     assert "torch 2.10.0, transformers 5.0.0, timm 1.0.0" in text and "`python scripts/benchmark.py --only x`" in text
 
@@ -95,20 +98,20 @@ def test_text_outside_the_markers_is_kept_byte_for_byte(tmp_path):
     (tmp_path / "BENCHMARKS.md").write_bytes((PREAMBLE + other + epilogue).encode())
     write_run(tmp_path, [section("forward", (["a"], [[1]]))])
     first = read(tmp_path / "BENCHMARKS.md")
-    assert first.startswith(PREAMBLE + other + epilogue + "\n<!-- bench:begin intel-xeon-2c -->\n")
+    assert first.startswith(PREAMBLE + other + epilogue + "\n<!-- bench:begin intel-xeon-2c-amx -->\n")
     # The block moved by hand between the others: a re-run rewrites it there and leaves the rest alone.
     block = first[len(PREAMBLE + other + epilogue) + 1:]
     (tmp_path / "BENCHMARKS.md").write_bytes((PREAMBLE + block + other + epilogue).encode())
     write_run(tmp_path, [section("forward", (["a"], [[2]]))])
     second = read(tmp_path / "BENCHMARKS.md")
-    assert second.startswith(PREAMBLE + "<!-- bench:begin intel-xeon-2c -->\n") and second.endswith(other + epilogue)
+    assert second.startswith(PREAMBLE + "<!-- bench:begin intel-xeon-2c-amx -->\n") and second.endswith(other + epilogue)
     assert "| 2 |" in second and "| 1 |" not in second
 
 
 def test_a_rerun_replaces_only_the_sections_it_ran(tmp_path):
     write_run(tmp_path, [section("train", (["x"], [["old train"]])),
                          section("forward", (["x"], [["old 1"]]), (["y"], [["old 2"]]))])
-    folder = tmp_path / "benchmarks" / "intel-xeon-2c"
+    folder = tmp_path / "benchmarks" / "intel-xeon-2c-amx"
     before = read(tmp_path / "BENCHMARKS.md")
     assert before.index("### forward") < before.index("### train")  # in `order`, not in the order they ran
     write_run(tmp_path, [section("forward", (["x"], [["fresh"]]))])
@@ -129,14 +132,14 @@ def test_a_second_machine_gets_its_own_block(tmp_path):
     text = read(tmp_path / "BENCHMARKS.md")
     assert text.startswith(first) and text.index("xeon") < text.index("epyc") < text.index("named")
     assert text.count("<!-- bench:begin ") == 3 and "<!-- bench:end my-box -->" in text
-    assert sorted(p.name for p in (tmp_path / "benchmarks").iterdir()) == ["amd-epyc-7r13-2c", "intel-xeon-2c",
+    assert sorted(p.name for p in (tmp_path / "benchmarks").iterdir()) == ["amd-epyc-7r13-2c-avx2", "intel-xeon-2c-amx",
                                                                           "my-box"]
     assert len(markdown_tables(text, strict=False)) == 3
 
 
 def test_broken_markers_stop_before_anything_is_written(tmp_path):
-    (tmp_path / "BENCHMARKS.md").write_text(PREAMBLE + "<!-- bench:begin intel-xeon-2c -->\nno end\n")
-    with pytest.raises(ValueError, match="bench:end intel-xeon-2c"):
+    (tmp_path / "BENCHMARKS.md").write_text(PREAMBLE + "<!-- bench:begin intel-xeon-2c-amx -->\nno end\n")
+    with pytest.raises(ValueError, match="bench:end intel-xeon-2c-amx"):
         write_run(tmp_path, [section("forward", (["x"], [[1]]))])
     assert not (tmp_path / "benchmarks").exists()
 

@@ -46,7 +46,7 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--spec-repeats", type=int, help="timed runs per variant (default 3)")
     g.add_argument("--spec-train-dtype", choices=["fp32", "bf16"],
                    help="training precision of the draft and target (default: bf16 where oneDNN runs bf16 "
-                        "natively, ~2x faster with AMX; fp32 elsewhere, where bf16 is emulated and slow)")
+                        "natively (AMX or AVX512-BF16; ~2x faster there); fp32 elsewhere, where bf16 is emulated and slow)")
     g.add_argument("--spec-dir", help="train into / reuse models from this folder (default: a new temp folder)")
 
 

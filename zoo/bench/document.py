@@ -7,7 +7,7 @@
     print(run.render("forward", lambda: forward.report(rows, config)))   # the Markdown, as printed
     write(run.sections, machine(), command=..., benchmarks_file="BENCHMARKS.md", benchmarks_dir="benchmarks")
 
-Each machine (named by a slug from its CPU model and core count, e.g. intel-xeon-2c) keeps its tables in
+Each machine (named by a slug from its CPU model, core count and bf16 tier, e.g. intel-xeon-2c-amx) keeps its tables in
 benchmarks/<slug>/:
 
     index.json        the machine's facts, its measured peaks, and each stored section's date, command and CSVs
@@ -76,11 +76,19 @@ class Capture:
 
 
 def machine_slug(m: dict) -> str:
-    """"intel-xeon-2c" for an "Intel(R) Xeon(R) Processor" with 2 cores: the CPU model without trademarks,
-    clock and filler words, and the core count."""
+    """"intel-xeon-2c-amx" for an "Intel(R) Xeon(R) Processor" with 2 cores and AMX: the CPU model without
+    trademarks, clock and filler words, the core count, and the instruction set's bf16 tier (amx,
+    avx512-bf16, avx512, avx2), since hosts sold under one model name ("AMD EPYC") differ there and their
+    bf16 figures differ severalfold."""
     name = re.sub(r"\((R|TM|r|tm)\)|\bwith\b.*$|@.*$|\b(CPU|Processor)\b|\b\d+-Core\b", " ", m["cpu"] or "cpu")
     words = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return f"{words or 'cpu'}-{m['cores']}c"
+    return f"{words or 'cpu'}-{m['cores']}c" + (f"-{isa_tier(m['isa'])}" if m.get("isa") else "")
+
+
+def isa_tier(isa: str) -> str:
+    """"AVX512, AMX-BF16" -> "amx", "AVX512, AVX512-BF16" -> "avx512-bf16", "AVX2" -> "avx2"."""
+    parts = [p.strip().lower() for p in isa.split(",")]
+    return "amx" if "amx-bf16" in parts else parts[-1]
 
 
 def peaks(ceilings: dict) -> dict[str, dict]:

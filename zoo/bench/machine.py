@@ -14,15 +14,18 @@ import torch
 
 
 def machine() -> dict:
-    """CPU model, cores, ISA (AMX noted: it decides bf16 numbers), torch threads and library versions."""
+    """CPU model, cores, ISA (AMX or AVX512-BF16 noted: they decide bf16 numbers), torch threads and library versions."""
     info: dict[str, str] = {}
     if os.path.exists("/proc/cpuinfo"):
         with open("/proc/cpuinfo") as f:
             first = f.read().split("\n\n")[0]
         info = {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in first.splitlines() if ":" in line)}
     isa = torch.backends.cpu.get_cpu_capability()
-    if "amx_bf16" in info.get("flags", "").split():
+    flags = info.get("flags", "").split()
+    if "amx_bf16" in flags:
         isa += ", AMX-BF16"  # bf16 matmuls run on AMX tiles
+    elif "avx512_bf16" in flags:
+        isa += ", AVX512-BF16"  # bf16 dot products in vector registers: native bf16 in oneDNN and zoo::gemv
     versions = {}
     for lib in ("transformers", "timm"):
         try:
