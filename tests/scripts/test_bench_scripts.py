@@ -2,14 +2,18 @@
 well-formed Markdown tables and write their measurements as JSON."""
 import ast
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 import torch
 
-from tests.helpers import ROOT, load_script
+from backbones.inference.torch_private import mkldnn_bf16_supported
+from tests.helpers import ROOT, eager_compiled_steps, load_script
 from tests.helpers import markdown_tables as tables
+from zoo.bench import llava as llava_bench
+from zoo.bench.config import ModelBench
 
 benchmark = load_script("benchmark")
 benchmark_generation = load_script("benchmark_generation")
@@ -85,6 +89,42 @@ def test_benchmark_llava_quick(tmp_path, capsys, dynamo_limit):
     saved = json.loads(out.read_text())["llava"]
     assert saved["image_tokens"] == 16 and all(r["max_abs_diff"] <= 1e-4 for r in saved["prefill"])
     assert all(r["ours_tok_s"] > 0 and r["ref_tok_s"] > 0 for r in saved["generate"])
+
+
+@pytest.mark.skipif(not mkldnn_bf16_supported(), reason="the bf16 table is timed only where oneDNN runs bf16 natively")
+def test_benchmark_generation_decode_bf16_quick(tmp_path, capsys, monkeypatch, dynamo_limit):
+    """decode_bf16: ours in bf16 (as created, packed, packed+compiled) against transformers cast to bf16, batch 1
+    and 8, for a GPT and a LLaMA; compile=True's steps run eagerly here (compiling is the slow test's)."""
+    steps = eager_compiled_steps(monkeypatch)
+    out = tmp_path / "gen.json"
+    benchmark_generation.main(["--quick", "--gen-sections", "decode_bf16", "--gen-models", "gpt_tiny", "llama_tiny",
+                               "--gen-repeats", "2", "--threads", "1", "--json", str(out)])
+    [bf16] = tables(capsys.readouterr().out)
+    header, rows = bf16[0], bf16[1:]
+    assert header[:6] == ["model", "batch", "ours bf16 new tok/s", "packed bf16 new tok/s",
+                          "packed+compiled bf16 new tok/s", "transformers bf16 new tok/s"]
+    assert header[9:] == ["target", "met", "first new token differing (ours, packed, packed+compiled)",
+                          "first compiled call"]
+    assert [r[:2] for r in rows] == [["gpt_tiny", "1"], ["gpt_tiny", "8"], ["llama_tiny", "1"], ["llama_tiny", "8"]]
+    differing = r"(none|\d+ of 32 \(row \d\))"
+    for row in rows:
+        assert all(float(cell.replace(",", "")) > 0 for cell in row[2:6]), row
+        assert all(re.fullmatch(r"\*\*\d+\.\d{3}x\*\* \(\d+\.\d\d-\d+\.\d\d\)", cell) for cell in row[6:9]), row
+        assert row[10] in ("yes", "no") and re.fullmatch(rf"{differing}(, {differing}){{2}}", row[11]), row
+    saved = json.loads(out.read_text())["decode_bf16"]["rows"]
+    assert all(len(r["packed+compiled"]["times"]["bf16 packed+compiled"]) == 2 and r["ref_tok_s"] > 0 for r in saved)
+    assert steps  # packed+compiled went through generate(compile=True)'s fixed-shape steps
+
+
+def test_llava_generation_table_times_batch_8():
+    """The full run times batch 1, 4 and 8 (--quick 1 and 4, above); batch 8 runs here at --quick's shapes."""
+    assert llava_bench.BATCHES == (1, 4, 8) and llava_bench.QUICK_BATCHES == (1, 4)
+    config = ModelBench(models=(), dtypes=("fp32",), batch=1, seq=8, attention_mask="none", warmup=0, repeats=2,
+                        train_repeats=2, fused_adamw=False)
+    result = llava_bench.run(config, quick=True, batches=(1, 8))
+    prefill, generate = tables(llava_bench.report(result))
+    assert [r[0] for r in prefill[1:]] == [r[0] for r in generate[1:]] == ["1", "8"]
+    assert all(r["ours_tok_s"] > 0 and r["ref_tok_s"] > 0 for r in result["generate"])
 
 
 @pytest.mark.slow  # compiles the decoding step (about a minute on 2 cores)

@@ -14,8 +14,11 @@ import zoo.bench
 from zoo.bench import (autocast, interleaved, machine, machine_line, matmul_seconds, ratio_cells, reference_pair,
                        summarize, table, timing)
 from zoo.bench.cli import QUICK, add_generation_arguments, generation_config
+from zoo.bench.report import BenchmarkError
 from zoo.bench.generation import SECTIONS
+from zoo.bench.generation import decode_bf16
 from zoo.bench.generation.bound import bytes_per_token
+from zoo.bench.generation.decode import check_same_tokens, first_calls_checked, first_difference
 from zoo.bench.generation.speculative import parse_overrides
 
 
@@ -167,3 +170,35 @@ def test_the_bench_modules_set_no_globals(monkeypatch):
             monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look their module up there
             spec.loader.exec_module(module)
         assert torch._dynamo.config.recompile_limit == 3
+
+
+def test_token_checks_name_the_earliest_differing_position_and_bf16_records_it():
+    ref = torch.tensor([[1, 2, 3, 4], [1, 2, 3, 4]])
+    ours = torch.tensor([[1, 2, 3, 9], [1, 2, 9, 4]])  # row 1 parts first (token 2), though row 0 comes first
+    assert first_difference(ours, ref) == (1, 2) and first_difference(ref, ref.clone()) is None
+    with pytest.raises(BenchmarkError, match="differ first at row 1, token 2"):
+        check_same_tokens("x", ours, ref, (2, 4))
+    assert check_same_tokens("x", ours, ref, (2, 4), exact=False) == (1, 2)
+    with pytest.raises(BenchmarkError, match="stopped early"):  # a shape mismatch stays an error in bf16
+        check_same_tokens("x", ours[:, :3], ref[:, :3], (2, 4), exact=False)
+    fns = {"same": ref.clone, "other": lambda: ours}
+    with pytest.raises(BenchmarkError):
+        first_calls_checked("x", fns, fns, ref, (2, 4))
+    differences = {}
+    seconds = first_calls_checked("x", fns, fns, ref, (2, 4), differences)
+    assert differences == {"same": None, "other": (1, 2)} and set(seconds) == set(fns)
+
+
+def test_decode_bf16_is_a_section_and_says_why_where_bf16_is_emulated(monkeypatch):
+    assert SECTIONS.index("decode_bf16") == SECTIONS.index("decode") + 1
+    monkeypatch.setattr(decode_bf16, "mkldnn_bf16_supported", lambda: False)
+    p = argparse.ArgumentParser()
+    add_generation_arguments(p)
+    p.add_argument("--quick", action="store_true")
+    config = generation_config(p.parse_args(["--quick"]))
+    result = decode_bf16.run(config, pairs={})  # measures nothing, so needs no models
+    assert result == {"skipped": decode_bf16.skip_reason()} and "AVX512-BF16 or AMX" in result["skipped"]
+    text = decode_bf16.report(result, config)
+    assert text.startswith("\n### Greedy decoding in bf16")
+    assert text.endswith(f"Skipped on this machine: {result['skipped']}.")
+    assert "|" not in text

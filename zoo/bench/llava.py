@@ -1,6 +1,7 @@
 """Vision-language: our Llava against transformers' LlavaForConditionalGeneration on the same random weights
 (zoo.from_hf of the reference): the prefill with one image (a forward over the image's placeholders and the
-prompt) and greedy generation with an image (batch 1 and 4), interleaved, outputs checked equal first.
+prompt) and greedy generation with an image (batch 1, 4 and 8; --quick 1 and 4), interleaved, outputs checked
+equal first.
 
 The full run's shape is LLaVA's at a size this CPU runs in seconds: a CLIP ViT-B/16 tower at 224 px (196
 image tokens, features from its second-to-last layer as LLaVA-1.5), LLaVA-1.5's 2-layer projector and a
@@ -28,7 +29,7 @@ TARGETS = {"prefill": 1.2, "generate": 1.5}  # ours / transformers, from the vis
 IMAGE_TOKEN = 32000  # LLaVA-1.5's placeholder id
 TEXT_TOKENS = 32     # P: the prompt's text after the image
 NEW_TOKENS = 32
-BATCHES = (1, 4)
+BATCHES, QUICK_BATCHES = (1, 4, 8), (1, 4)  # prompts per call: the full run and --quick
 
 # (vision, text) shapes: the full run and --quick
 FULL = ({"image_size": 224, "patch_size": 16, "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
@@ -67,12 +68,13 @@ def inputs(ours, batch: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor,
     return ids, torch.randn(batch, 3, size, size, generator=g), torch.ones_like(ids)
 
 
-def run(config: ModelBench, quick: bool = False) -> dict:
+def run(config: ModelBench, quick: bool = False, batches: tuple[int, ...] | None = None) -> dict:
+    """Prefill and generation rows per batch size (default BATCHES, or QUICK_BATCHES with `quick`)."""
     ours, ref = llava_pair(quick)
     packed = zoo.pack_for_inference(copy.deepcopy(ours))
     result = {"shape": QUICK if quick else FULL, "image_tokens": ours.num_image_tokens,
               "parameters": sum(p.numel() for p in ref.parameters()), "prefill": [], "generate": []}
-    for batch in BATCHES:
+    for batch in batches or (QUICK_BATCHES if quick else BATCHES):
         ids, pixels, mask = inputs(ours, batch, batch)
 
         def forward(model):
