@@ -256,19 +256,12 @@ class WhisperTokenizer:
 
     @cached_property
     def non_speech_tokens(self) -> tuple[int, ...]:
-        """Ids to suppress so the model does not write speaker tags or sound captions.
-
-        Computed as openai-whisper's list: symbols that are one token, with or
-        without a leading space; the first token of the musical symbols U+2669..
-        U+266F (suppressing a shared UTF-8 prefix is safe within U+2640..U+267F);
-        and " -", " '" (allowed inside words, not at their start).
-
-        A token that is only white space is never in the set. openai-whisper's
-        own vocabularies have none there (tested), but in a vocabulary learned
-        from a corpus (bytes, a small BPE) the first token of " -" or " ♪" is
-        the bare space, and suppressing it would leave the model no way to
-        write a word boundary.
-        """
+        """Ids to suppress so the model does not write speaker tags or sound captions: as openai-whisper's
+        list, symbols that are one token, with or without a leading space; the first token of the musical
+        symbols U+2669..U+266F (a shared UTF-8 prefix is safe within U+2640..U+267F); " -" and " '" (allowed
+        inside words, not at their start). Never a white-space token: openai-whisper's vocabularies have none
+        here, but in a learned one (bytes, a small BPE) the first token of " -" is the bare space, and
+        suppressing it would leave no way to write a word boundary."""
         symbols = list('"#()*+/:;<=>@[\\]^_`{|}~「」『』')
         symbols += "<< >> <<< >>> -- --- -( -[ (' (\" (( )) ((( ))) [[ ]] {{ }} ♪♪ ♪♪♪".split()
         music = set("♩♪♫♬♭♮♯")
