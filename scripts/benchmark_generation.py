@@ -6,15 +6,17 @@ Sections (each prints a Markdown table with its targets beside the numbers; the 
 1. decode   greedy decoding throughput (new tokens / s, prefill included), ours (as created, packed,
             compiled) vs transformers, same weights (a random-weight GPT2LMHeadModel converted with
             `zoo.from_hf`), outputs checked identical first; interleaved, medians.
-2. bound    this machine's memory bandwidth, and the tokens/s it allows at batch 1 when every
+2. decode_bf16  the same with bf16 weights on both sides (ours as created, packed, packed+compiled vs
+            transformers cast to bf16), where oneDNN runs bf16 natively; tokens may part in bf16 (reported).
+3. bound    this machine's memory bandwidth, and the tokens/s it allows at batch 1 when every
             weight is read once per token (the LM head reads the whole tied embedding); ours as a %.
-3. bf16     our decoding with bf16 weights vs our fp32, batch 1.
-4. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Session.feed`).
-5. speculative  a gpt_tiny draft and a larger target trained on the shipped KJV extract by the
+4. bf16     our decoding with bf16 weights vs our fp32, batch 1.
+5. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Session.feed`).
+6. speculative  a gpt_tiny draft and a larger target trained on the shipped KJV extract by the
             engine (scripts/train_text.py, run as a child process); greedy speculative vs plain greedy
             target decoding.
 
-    python scripts/benchmark_generation.py              # the full run (~20 min on 2 idle cores, compiling included)
+    python scripts/benchmark_generation.py              # the full run (35-50 min on 2 idle cores, compiling included)
     python scripts/benchmark_generation.py --quick      # smoke test, < 60 s
     python scripts/benchmark.py --only generation       # the same, from the main benchmark
 
