@@ -26,6 +26,10 @@ chosen without the test voices; the final scores are on "test" and "human" (keyw
 data/speech_tiny/<task> (data.speech.speech_dir). Outputs in --out: checkpoint.pt,
 metrics.jsonl, loss.png, summary.json, model/ (save_pretrained; keywords also labels.json), and
 confusion_<split>.png (keywords) or transcripts.jsonl (asr).
+
+    python scripts/train_audio.py --task asr --evaluate runs/asr/model --beam-size 5 --out runs/asr  # rescore
+
+--evaluate scores a saved recogniser without training (evaluation_<greedy|beamN>.json in --out).
 """
 from __future__ import annotations
 
@@ -69,6 +73,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--tokenizer", choices=["corpus", "whisper"], default="corpus",
                    help="asr: a BPE learned from the training transcripts, or openai-whisper's English one")
     p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
+    p.add_argument("--beam-size", type=int, default=None,
+                   help="asr: score with beam search of this width (default: greedy), as openai-whisper's option")
+    p.add_argument("--evaluate", metavar="MODEL_DIR",
+                   help="asr: no training; score a saved model (model/ of an earlier run) on test and human")
     p.add_argument("--ctc-weight", type=float, default=0.3,
                    help="asr: weight of the auxiliary CTC loss on the encoder (0: cross-entropy alone)")
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
@@ -178,23 +186,25 @@ def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
     return loss_fn
 
 
-def decoding_options() -> dict:
-    """zoo.transcribe's options for scoring: greedy, no timestamps, one segment per clip, no fallbacks.
+def decoding_options(beam_size: int | None = None) -> dict:
+    """zoo.transcribe's options for scoring: greedy (or beam search), no timestamps, one segment per clip, no
+    fallbacks.
 
     suppress_blank is off: openai-whisper bans the bare space as the first token (in its GPT-2 vocabulary a
     transcript starts with " word" tokens), but every transcript here is " " + text, which a character
     vocabulary writes as the bare space first."""
     return dict(temperature=0.0, without_timestamps=True, condition_on_previous_text=False,
                 compression_ratio_threshold=None, logprob_threshold=None, no_speech_threshold=None,
-                suppress_blank=False)
+                suppress_blank=False, beam_size=beam_size)
 
 
-def word_error_rate(model, rows: list[dict], root: Path, limit: int) -> tuple[float, list[dict]]:
+def word_error_rate(model, rows: list[dict], root: Path, limit: int,
+                    beam_size: int | None = None) -> tuple[float, list[dict]]:
     """Transcribe rows with zoo.transcribe (decoding_options) and score WER."""
     import jiwer
 
     rows = rows[:limit] if limit else rows
-    results = zoo.transcribe(model, waveforms(rows, root), batch_size=16, **decoding_options())
+    results = zoo.transcribe(model, waveforms(rows, root), batch_size=16, **decoding_options(beam_size))
     pairs = [{"audio": row["audio"], "voice": row["voice"], "reference": normalize_text(row["text"]),
               "hypothesis": normalize_text(result["text"])} for row, result in zip(rows, results)]
     return jiwer.wer([p["reference"] for p in pairs], [p["hypothesis"] or "<empty>" for p in pairs]), pairs
@@ -247,31 +257,60 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
         return {}
     with_ctc = result.model if isinstance(result.model, WithCTC) else None
     model = with_ctc.model if with_ctc is not None else result.model  # --fsdp: gathered whole
-    out = Path(args.out)
     summary = {"task": "asr", "model": args.model, "data": str(args.data), "steps": result.step,
-               "train_loss": result.train_loss, "wall_s": result.wall_time}
+               "train_loss": result.train_loss, "wall_s": result.wall_time,
+               **score_asr(args, model, sets, with_ctc)}
+    model.save_pretrained(Path(args.out) / "model")
+    return summary
+
+
+def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None" = None,
+              transcripts: str = "transcripts.jsonl") -> dict:
+    """WER on the test and human splits by zoo.transcribe (each pair in --out/transcripts), and the CTC head's
+    best path where there is one."""
     model.eval()
-    with open(out / "transcripts.jsonl", "w") as f:
+    scores = {"beam_size": args.beam_size}
+    with open(Path(args.out) / transcripts, "w") as f:
         for split in ("test", "human"):
             if not len(sets[split]):
                 continue
-            wer, pairs = word_error_rate(model, sets[split].rows, args.data, args.eval_limit)
+            wer, pairs = word_error_rate(model, sets[split].rows, args.data, args.eval_limit, args.beam_size)
             for pair in pairs:
                 f.write(json.dumps({"split": split, **pair}) + "\n")
-            summary.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
+            scores.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
             if with_ctc is not None:
                 wer_ctc = ctc_word_error_rate(with_ctc, sets[split], args.eval_limit)
-                summary[f"{split}_ctc_wer"] = wer_ctc
+                scores[f"{split}_ctc_wer"] = wer_ctc
                 print(f"{split} CTC best-path WER {wer_ctc:.3f} (the encoder's CTC head alone, a diagnostic)")
             print(f"{split} WER {wer:.3f} on {len(pairs)} clips "
                   f"({_SPLIT_NAMES[split]}), e.g. "
                   f"{pairs[0]['reference']!r} -> {pairs[0]['hypothesis']!r}")
-    model.save_pretrained(out / "model")
+    return scores
+
+
+def evaluate_asr(args, rows: list[dict]) -> dict:
+    """--evaluate: a saved Whisper (with the tokenizer it was trained with) scored as a run's end does, into
+    --out/evaluation_<greedy|beamN>.json and its transcripts beside it."""
+    model = zoo.load_pretrained(args.evaluate)
+    if getattr(model, "tokenizer", None) is None:
+        raise SystemExit(f"--evaluate {args.evaluate}: the model has no tokenizer saved beside it")
+    window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
+    sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx)
+            for split in ("test", "human")}
+    name = f"evaluation_{f'beam{args.beam_size}' if args.beam_size else 'greedy'}"
+    summary = {"task": "asr", "evaluated": str(args.evaluate), "data": str(args.data),
+               **score_asr(args, model, sets, transcripts=f"{name}_transcripts.jsonl")}
+    (Path(args.out) / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
+    if args.evaluate:
+        if args.task != "asr":
+            raise SystemExit("--evaluate scores a speech recogniser: use it with --task asr")
+        Path(args.out).mkdir(parents=True, exist_ok=True)  # a run's own summary and transcripts stay as they are
+        return evaluate_asr(args, load_manifest(args.data))
     out, _, ctx = start_run(args)
     rows = load_manifest(args.data)
     summary = (run_keywords if args.task == "keywords" else run_asr)(args, rows, ctx)

@@ -68,6 +68,18 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
     from data.audio_tasks import normalize_text
     assert normalize_text(again["text"]) == first["hypothesis"]
 
+    # --evaluate rescores the saved model as the run's end did, and keeps the run's own files
+    before = {name: (out / name).read_bytes() for name in ("summary.json", "transcripts.jsonl")}
+    evaluate = ["--task", "asr", "--data", str(SHIPPED / "asr"), "--eval-limit", "6", "--evaluate", str(out / "model"),
+                "--out", str(out)]
+    greedy = train_audio.main(evaluate)
+    assert greedy["test_wer"] == summary["test_wer"] and greedy["human_wer"] == summary["human_wer"]
+    beam = train_audio.main([*evaluate, "--beam-size", "3"])
+    assert beam["beam_size"] == 3 and beam["test_rows"] == 6
+    assert json.loads((out / "evaluation_beam3.json").read_text())["test_wer"] == beam["test_wer"]
+    assert len((out / "evaluation_beam3_transcripts.jsonl").read_text().splitlines()) == 12  # 6 test + 6 human
+    assert before == {name: (out / name).read_bytes() for name in before}
+
 
 def test_wrong_family_is_refused():
     with pytest.raises(SystemExit, match="is a gpt model"):
