@@ -1,5 +1,5 @@
-"""backbones/inference/attention_kernel.py: zoo::decode_attention (a few query rows over a long cache, fp32,
-AVX2) equals torch's attention; attend() routes decoding-shaped calls to it once the zoo operators are loaded,
+"""backbones/inference/attention_kernel.py: zoo::decode_attention (a few query rows over a long cache, fp32 or
+bf16, AVX2) equals torch's attention; attend() routes decoding-shaped calls to it once the zoo operators are loaded,
 and nothing else."""
 import pytest
 import torch
@@ -35,6 +35,21 @@ def test_equals_torch_attention(shape):
                                rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("shape", [(1, 8, 8, 1, 1500, 64), (2, 8, 2, 3, 77, 128), (1, 3, 3, 2, 33, 24)])
+def test_bf16_equals_fp32_attention_rounded_once(shape):
+    """bf16 tensors (a bf16 model's cross-attention cache): the fp32 result on the same values, rounded to
+    bf16 once, as torch's bf16 kernels give it."""
+    b, h, hkv, tq, tk, dh = shape
+    torch.manual_seed(4)
+    q, k, v = (torch.randn(*s).bfloat16() for s in ((b, h, tq, dh), (b, hkv, tk, dh), (b, hkv, tk, dh)))
+    want = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), enable_gqa=h != hkv)
+    got = attention_kernel.decode_attention(q, k, v, dh ** -0.5)
+    assert got.dtype == torch.bfloat16 and got.shape == want.shape and got.is_contiguous()
+    torch.testing.assert_close(got.float(), want, rtol=2 ** -8, atol=1e-6)  # half a bf16 ulp: one rounding
+    strided = attention_kernel.decode_attention(q.transpose(1, 2).contiguous().transpose(1, 2), k, v, dh ** -0.5)
+    assert torch.equal(strided, got)
+
+
 def test_a_cache_slice_is_read_in_place():
     """Keys and values as a KV cache hands them: the first L slots of a longer buffer (strided in T's
     neighbours), and a query that is a transposed view."""
@@ -55,16 +70,17 @@ def test_attend_routes_decoding_calls_only(monkeypatch):
     want = F.scaled_dot_product_attention(q, k, v)
     torch.testing.assert_close(attend(q, k, v), want, rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(attend(q, k, v, causal=True), want, rtol=1e-5, atol=1e-5)  # one row: nothing masked
-    assert len(calls) == 2
+    attend(q.bfloat16(), k.bfloat16(), v.bfloat16())
+    assert len(calls) == 3
     mask = torch.ones(1, 1, 1, 30, dtype=torch.bool)
     long_q = torch.randn(1, 4, 17, 16)
     others = [lambda: attend(q, k, v, mask=mask), lambda: attend(q, k, v, backend="math"),
               lambda: attend(long_q, k, v), lambda: attend(torch.randn(1, 4, 3, 16), k, v, causal=True),
-              lambda: attend(q.bfloat16(), k.bfloat16(), v.bfloat16()),
+              lambda: attend(q.half(), k.half(), v.half()),
               lambda: attend(q.requires_grad_(), k, v)]
     for run in others:
         run()
-    assert len(calls) == 2  # masked, math, 17 rows, causal rows, bf16, gradients: torch's kernels
+    assert len(calls) == 3  # masked, math, 17 rows, causal rows, fp16, gradients: torch's kernels
 
 
 def test_not_used_before_the_operators_are_loaded(monkeypatch):
@@ -75,8 +91,10 @@ def test_not_used_before_the_operators_are_loaded(monkeypatch):
 
 def test_bad_input_names_what_was_expected():
     q, k = torch.randn(1, 4, 1, 16), torch.randn(1, 4, 8, 16)
-    with pytest.raises(RuntimeError, match="float32 only"):
+    with pytest.raises(RuntimeError, match="all float32 or all bfloat16, got q Double"):
         torch.ops.zoo.decode_attention(q.double(), k.double(), k.double(), 1.0)
+    with pytest.raises(RuntimeError, match="all float32 or all bfloat16, got q Float, k BFloat16"):
+        torch.ops.zoo.decode_attention(q, k.bfloat16(), k.bfloat16(), 1.0)
     with pytest.raises(RuntimeError, match="Hkv dividing 4"):
         torch.ops.zoo.decode_attention(q, torch.randn(1, 3, 8, 16), torch.randn(1, 3, 8, 16), 1.0)
     with pytest.raises(RuntimeError, match="1 to 16 query rows"):

@@ -1,4 +1,5 @@
-// Attention of a few query rows over a long cache, for decoding on x86 CPUs with AVX2 + FMA, in fp32:
+// Attention of a few query rows over a long cache, for decoding on x86 CPUs with AVX2 + FMA, fp32 or bf16
+// tensors (arithmetic in fp32 either way, as torch's kernels do for bf16):
 // out = softmax(q k^T * scale) v, q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh) with Hkv dividing H, no mask.
 //
 // A decoding step asks for 1 (or, with beams folded into one query, a few) rows of attention over every
@@ -11,12 +12,14 @@
 // Registered as zoo::decode_attention(Tensor q, Tensor k, Tensor v, float scale) -> Tensor.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/util/BFloat16.h>
 #include <immintrin.h>
 #include <torch/library.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -60,30 +63,43 @@ float max8(__m256 v) {
   return _mm_cvtss_f32(m);
 }
 
-// Prefetch `floats` past `row`: formed as an integer, so an address past the tensor's end (the last rows)
+// Prefetch `elements` past `row`: formed as an integer, so an address past the tensor's end (the last rows)
 // is never a pointer (a prefetch never faults on it).
-void prefetch(const float* row, int64_t floats) {
-  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + floats * sizeof(float)),
+template <typename T>
+void prefetch(const T* row, int64_t elements) {
+  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(row) + elements * sizeof(T)),
                _MM_HINT_T0);
 }
 
-// One (batch, head): `tq` query rows q[t * q_step], keys / values k[j * k_step], v[j * v_step] (j < tk), each
-// row `dh` contiguous floats (dh a multiple of 8); out rows out[t * dh]. scores: tq x tk scratch floats.
-void attend_head(const float* q, int64_t q_step, const float* k, int64_t k_step, const float* v, int64_t v_step,
+// 8 consecutive elements as fp32: floats as they are, bf16 (its bits in uint16_t) widened by a 16-bit shift.
+inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+inline __m256 load8(const std::uint16_t* p) {
+  const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+}
+
+constexpr int64_t kLineBytes = 64;
+
+// One (batch, head): `tq` query rows q[t * dh] (fp32), keys / values k[j * k_step], v[j * v_step] (j < tk) of
+// element type T, each row `dh` contiguous elements (dh a multiple of 8); fp32 out rows out[t * dh].
+// scores: tq x tk scratch floats.
+template <typename T>
+void attend_head(const float* q, const T* k, int64_t k_step, const T* v, int64_t v_step,
                  float* out, int64_t tq, int64_t tk, int64_t dh, float scale, float* scores) {
+  constexpr int64_t line = kLineBytes / sizeof(T);  // elements per cache line
   // Scores: every key read once for all query rows.
   for (int64_t j = 0; j < tk; ++j) {
-    const float* key = k + j * k_step;
-    for (int64_t c = 0; c < dh; c += 16) prefetch(key, kAheadRows * k_step + c);
+    const T* key = k + j * k_step;
+    for (int64_t c = 0; c < dh; c += line) prefetch(key, kAheadRows * k_step + c);
     for (int64_t t = 0; t < tq; ++t) {
-      const float* query = q + t * q_step;
+      const float* query = q + t * dh;
       __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
       int64_t d = 0;
       for (; d + 16 <= dh; d += 16) {
-        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), _mm256_loadu_ps(key + d), a0);
-        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d + 8), _mm256_loadu_ps(key + d + 8), a1);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), load8(key + d), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d + 8), load8(key + d + 8), a1);
       }
-      if (d < dh) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), _mm256_loadu_ps(key + d), a0);
+      if (d < dh) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + d), load8(key + d), a0);
       scores[t * tk + j] = sum8(_mm256_add_ps(a0, a1)) * scale;
     }
   }
@@ -114,13 +130,13 @@ void attend_head(const float* q, int64_t q_step, const float* k, int64_t k_step,
   // Outputs: every value read once for all query rows, accumulated in the (L1-resident) output rows.
   std::fill(out, out + tq * dh, 0.0f);
   for (int64_t j = 0; j < tk; ++j) {
-    const float* value = v + j * v_step;
-    for (int64_t c = 0; c < dh; c += 16) prefetch(value, kAheadRows * v_step + c);
+    const T* value = v + j * v_step;
+    for (int64_t c = 0; c < dh; c += line) prefetch(value, kAheadRows * v_step + c);
     for (int64_t t = 0; t < tq; ++t) {
       const __m256 p = _mm256_set1_ps(scores[t * tk + j]);
       float* o = out + t * dh;
       for (int64_t d = 0; d < dh; d += 8) {
-        _mm256_storeu_ps(o + d, _mm256_fmadd_ps(p, _mm256_loadu_ps(value + d), _mm256_loadu_ps(o + d)));
+        _mm256_storeu_ps(o + d, _mm256_fmadd_ps(p, load8(value + d), _mm256_loadu_ps(o + d)));
       }
     }
   }
@@ -128,12 +144,45 @@ void attend_head(const float* q, int64_t q_step, const float* k, int64_t k_step,
 
 #pragma GCC pop_options
 
+inline float to_float(float x) { return x; }
+inline float to_float(std::uint16_t bits) { return static_cast<float>(c10::BFloat16(bits, c10::BFloat16::from_bits())); }
+
+// Every (batch, head) of one dtype: T is float, or uint16_t holding bf16 bits. The query rows are read into
+// fp32 first (tq x dh, small); bf16 outputs are accumulated in fp32 and rounded once (to nearest even).
+template <typename T>
+void attend_all(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, at::Tensor& out, float scale) {
+  const int64_t b = q.size(0), h = q.size(1), tq = q.size(2), dh = q.size(3), tk = k.size(2);
+  const int64_t group = h / k.size(1);
+  const auto* kp = static_cast<const T*>(k.const_data_ptr());
+  const auto* vp = static_cast<const T*>(v.const_data_ptr());
+  const auto* qp = static_cast<const T*>(q.const_data_ptr());
+  auto* op = static_cast<T*>(out.data_ptr());
+  at::parallel_for(0, b * h, 1, [&](int64_t begin, int64_t end) {
+    std::vector<float> scores(tq * tk), query(tq * dh), result(tq * dh);
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t bi = task / h, hi = task % h, kv = hi / group;
+      const T* qrow = qp + bi * q.stride(0) + hi * q.stride(1);
+      for (int64_t t = 0; t < tq; ++t)
+        for (int64_t d = 0; d < dh; ++d) query[t * dh + d] = to_float(qrow[t * q.stride(2) + d]);
+      T* o = op + (bi * h + hi) * tq * dh;
+      float* acc = std::is_same_v<T, float> ? reinterpret_cast<float*>(o) : result.data();
+      attend_head(query.data(), kp + bi * k.stride(0) + kv * k.stride(1), k.stride(2),
+                  vp + bi * v.stride(0) + kv * v.stride(1), v.stride(2), acc, tq, tk, dh, scale, scores.data());
+      if constexpr (!std::is_same_v<T, float>) {
+        for (int64_t i = 0; i < tq * dh; ++i) o[i] = c10::BFloat16(acc[i]).x;
+      }
+    }
+  });
+}
+
 at::Tensor decode_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale) {
   TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "zoo::decode_attention: q (B, H, Tq, Dh), k and v "
               "(B, Hkv, Tk, Dh) expected, got q ", q.sizes(), ", k ", k.sizes(), ", v ", v.sizes());
-  TORCH_CHECK(q.scalar_type() == at::kFloat && k.scalar_type() == at::kFloat && v.scalar_type() == at::kFloat,
-              "zoo::decode_attention: float32 only, got q ", q.scalar_type(), ", k ", k.scalar_type(), ", v ",
-              v.scalar_type());
+  const bool bf16 = q.scalar_type() == at::kBFloat16;
+  TORCH_CHECK((q.scalar_type() == at::kFloat || bf16) && k.scalar_type() == q.scalar_type() &&
+              v.scalar_type() == q.scalar_type(),
+              "zoo::decode_attention: q, k and v all float32 or all bfloat16, got q ", q.scalar_type(), ", k ",
+              k.scalar_type(), ", v ", v.scalar_type());
   TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
               "zoo::decode_attention needs a CPU with AVX2 and FMA; this one lacks them");
   const int64_t b = q.size(0), h = q.size(1), tq = q.size(2), dh = q.size(3);
@@ -147,21 +196,11 @@ at::Tensor decode_attention(const at::Tensor& q, const at::Tensor& k, const at::
   TORCH_CHECK(q.stride(3) == 1 && k.stride(3) == 1 && v.stride(3) == 1,
               "zoo::decode_attention: the head dimension must be contiguous in q, k and v");
   at::Tensor out = at::empty({b, h, tq, dh}, q.options());
-  const float* qp = q.data_ptr<float>();
-  const float* kp = k.data_ptr<float>();
-  const float* vp = v.data_ptr<float>();
-  float* op = out.data_ptr<float>();
-  const int64_t group = h / hkv;
-  at::parallel_for(0, b * h, 1, [&](int64_t begin, int64_t end) {
-    std::vector<float> scores(tq * tk);
-    for (int64_t task = begin; task < end; ++task) {
-      const int64_t bi = task / h, hi = task % h, kv = hi / group;
-      attend_head(qp + bi * q.stride(0) + hi * q.stride(1), q.stride(2),
-                  kp + bi * k.stride(0) + kv * k.stride(1), k.stride(2),
-                  vp + bi * v.stride(0) + kv * v.stride(1), v.stride(2),
-                  op + (bi * h + hi) * tq * dh, tq, tk, dh, static_cast<float>(scale), scores.data());
-    }
-  });
+  if (bf16) {
+    attend_all<std::uint16_t>(q, k, v, out, static_cast<float>(scale));
+  } else {
+    attend_all<float>(q, k, v, out, static_cast<float>(scale));
+  }
   return out;
 }
 
