@@ -76,16 +76,19 @@ def test_quick_section_times_and_measures_sdpa_and_math(quick):
 
 
 def test_math_grows_quadratically_and_sdpa_linearly(quick):
-    """Doubling the tokens: math's peak x4 (its (T, T) scores), sdpa's about x2 (output and row statistics)."""
+    """Doubling the tokens: math's peak x4 (its (T, T) scores), sdpa's far less. Not exactly x2 at these
+    lengths: torch's CPU flash kernel tiles 512 queries by 64 and 1024 by 256, so its scratch grows with the
+    tile (x2.7-2.9 on an AVX512-BF16 EPYC, under x2.6 on the AMX Xeon); 1024 -> 2048 is x1.47 on that EPYC. The full
+    run fits the exponent over 2k-16k (0.77-0.87 measured)."""
     rows, _, _ = quick
     for case in attention.QUICK.cases:
         math_growth = _peak(rows, "math", 1024, case.label) / _peak(rows, "math", 512, case.label)
         sdpa_growth = _peak(rows, "sdpa", 1024, case.label) / _peak(rows, "sdpa", 512, case.label)
         assert 3.6 < math_growth < 4.4, (case, math_growth)
-        assert 1.5 < sdpa_growth < 2.6, (case, sdpa_growth)
+        assert 1.5 < sdpa_growth < 3.2 and sdpa_growth < 0.8 * math_growth, (case, sdpa_growth, math_growth)
     summary = attention.summarize(rows)
     exponents = {s["backend"]: s["memory_exponent"] for s in summary if s["case"] == attention.QUICK.cases[0].label}
-    assert abs(exponents["math"] - 2) < 0.2 and abs(exponents["sdpa"] - 1) < 0.4
+    assert abs(exponents["math"] - 2) < 0.2 and 0.6 < exponents["sdpa"] < 1.7, exponents
 
 
 def test_math_past_the_cap_is_not_run_and_says_why():
