@@ -57,6 +57,22 @@ def first_calls_checked(what: str, fns: dict, sides, want: torch.Tensor, expecte
     return seconds
 
 
+def timed_row(config: GenerationBench, what: str, fns: dict, sides: dict[str, str], ids: torch.Tensor,
+              differences: dict | None = None) -> tuple[dict, dict[str, float]]:
+    """Each side checked against fns["ref"] (first_calls_checked), then every fn timed interleaved. sides: row
+    key -> name in fns, "ours" first. Returns (row: "ours" summarized at the top level, each other key nested;
+    first-call seconds by fn name)."""
+    tokens = ids.shape[0] * config.gen_new_tokens
+    first_call = first_calls_checked(what, fns, sides.values(), fns["ref"](),
+                                     (ids.shape[0], ids.shape[1] + config.gen_new_tokens), differences)
+    times = interleaved(fns, config.gen_warmup, config.gen_repeats)
+    row = {**summarize(times, tokens, ours=sides["ours"]),
+           **{key: summarize(times, tokens, ours=side) for key, side in sides.items() if key != "ours"}}
+    print(f"  {what}: ours {row['ours_tok_s']:.1f} tok/s, ratio {row['ratio']:.2f}, "
+          + ", ".join(f"{key} {row[key]['ratio']:.2f}" for key in sides if key != "ours"), flush=True)
+    return row, first_call
+
+
 def run(config: GenerationBench, pairs: dict) -> list[dict]:
     """One row per model and batch: ours, its VARIANTS and transformers interleaved five ways; the
     compiled variants' first calls (which compile) are timed apart. pairs: {model: reference_pair(model)}."""
@@ -71,16 +87,10 @@ def run(config: GenerationBench, pairs: dict) -> list[dict]:
                    "compiled": lambda: generate(ours, ids, new, compile=True),
                    "packed+compiled": lambda: generate(packed, ids, new, compile=True),
                    "ref": lambda: ref_generate(ref, ids, new)}
-            first_call = first_calls_checked(f"{name} batch {batch}", fns, ("ours", *VARIANTS), fns["ref"](),
-                                             (batch, ids.shape[1] + new))
-            times = interleaved(fns, config.gen_warmup, config.gen_repeats)
-            row = {"model": name, "batch": batch, **summarize(times, batch * new),
-                   "compile_s": first_call["compiled"], "packed_compile_s": first_call["packed+compiled"]}
-            for variant in VARIANTS:
-                row[variant] = summarize(times, batch * new, ours=variant)
-            rows.append(row)
-            print(f"  decode {name} batch {batch}: ours {row['ours_tok_s']:.1f} tok/s, ratio {row['ratio']:.2f}, "
-                  + ", ".join(f"{v} {row[v]['ratio']:.2f}" for v in VARIANTS), flush=True)
+            row, first_call = timed_row(config, f"decode {name} batch {batch}", fns,
+                                        {"ours": "ours", **{v: v for v in VARIANTS}}, ids)
+            rows.append({"model": name, "batch": batch, **row, "compile_s": first_call["compiled"],
+                         "packed_compile_s": first_call["packed+compiled"]})
         del packed
     return rows
 

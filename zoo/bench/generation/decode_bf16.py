@@ -19,9 +19,8 @@ import torch
 from backbones.inference.torch_private import mkldnn_bf16_supported
 from zoo.bench.config import GenerationBench
 from zoo.bench.generation.common import TARGETS, decode_fns, packed_copy, prompt_ids
-from zoo.bench.generation.decode import best_of, first_calls_checked, ref_generate
+from zoo.bench.generation.decode import best_of, ref_generate, timed_row
 from zoo.bench.report import table
-from zoo.bench.timing import interleaved, summarize
 
 VARIANTS = ("packed", "packed+compiled")  # beside ours as created; "bf16 packed+compiled" decodes "bf16 packed"
 SIDES = {"ours": "bf16", **{v: f"bf16 {v}" for v in VARIANTS}}  # row key -> decode_fns name
@@ -58,19 +57,12 @@ def run_batch(config: GenerationBench, name: str, models: dict, ref, batch: int)
     new = config.gen_new_tokens
     fns = {**decode_fns(models, list(SIDES.values()), ids, new), "ref": lambda: ref_generate(ref, ids, new)}
     differences = {}
-    first_call = first_calls_checked(f"{name} bf16 batch {batch}", fns, SIDES.values(), fns["ref"](),
-                                     (batch, ids.shape[1] + new), differences)
-    times = interleaved(fns, config.gen_warmup, config.gen_repeats)
-    row = {"model": name, "batch": batch, **summarize(times, batch * new, ours=SIDES["ours"]),
-           **{v: summarize(times, batch * new, ours=SIDES[v]) for v in VARIANTS},
-           "compile_s": first_call[SIDES["packed+compiled"]],
-           # {row key: [row, new token] where its tokens first part from transformers', or None}
-           "first_difference": {key: None if differences[side] is None
-                                else [differences[side][0], differences[side][1] - ids.shape[1]]
-                                for key, side in SIDES.items()}}
-    print(f"  decode bf16 {name} batch {batch}: ours {row['ours_tok_s']:.1f} tok/s, ratio {row['ratio']:.2f}, "
-          + ", ".join(f"{v} {row[v]['ratio']:.2f}" for v in VARIANTS), flush=True)
-    return row
+    row, first_call = timed_row(config, f"decode bf16 {name} batch {batch}", fns, SIDES, ids, differences)
+    return {"model": name, "batch": batch, **row, "compile_s": first_call[SIDES["packed+compiled"]],
+            # {row key: [row, new token] where its tokens first part from transformers', or None}
+            "first_difference": {key: None if differences[side] is None
+                                 else [differences[side][0], differences[side][1] - ids.shape[1]]
+                                 for key, side in SIDES.items()}}
 
 
 def difference_cell(row: dict, new: int) -> str:
