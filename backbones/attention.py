@@ -6,10 +6,12 @@ of three backends, tried in priority order as xformers' fmha dispatcher does:
 - `xformers`: memory-efficient attention (Rabe & Staats 2021; xformers 0.0.35)
   on CUDA in fp16/bf16. It wants (B, T, H, Dh) and additive biases.
 - `sdpa`: `torch.nn.functional.scaled_dot_product_attention`, which on CPU has
-  a flash-style kernel and on CUDA flash / memory-efficient kernels. Decoding
-  shapes on the CPU in fp32 (1-16 query rows over a cache, no mask) go to our
-  zoo::decode_attention instead once the zoo operators are loaded (packing a
-  model loads them): backbones/inference/attention_kernel.py.
+  a flash-style kernel and on CUDA flash / memory-efficient kernels. Once the
+  zoo operators are loaded (packing a model loads them), two kinds of CPU
+  inputs go to our kernels instead (backbones/inference/attention_kernel.py):
+  decoding shapes in fp32 or bf16 (1-16 query rows over a cache, no mask) to
+  zoo::decode_attention, and more rows in bf16 (no mask or causal) on an
+  AVX512-BF16 CPU to zoo::bf16_attention.
 - `math`: the explicit formula; always available, the test oracle for the
   others, and the only one that can return the attention weights.
 
@@ -131,6 +133,8 @@ def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
 def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
     if attention_kernel.applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
         return attention_kernel.decode_attention(q, k, v, scale)
+    if attention_kernel.bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16
+        return attention_kernel.bf16_attention(q, k, v, scale, causal)
     tq, tk = q.shape[-2], k.shape[-2]
     gqa = q.shape[1] != k.shape[1]
     if mask is None and (not causal or tq == tk):

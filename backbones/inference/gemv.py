@@ -53,8 +53,9 @@ import torch
 from backbones.inference import torch_private
 
 CSRC = Path(__file__).with_name("csrc")
-# One extension holds the zoo operators: zoo::gemv here and zoo::decode_attention (attention_kernel.py).
-SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp")
+# One extension holds the zoo operators: zoo::gemv here, zoo::decode_attention and zoo::bf16_attention
+# (attention_kernel.py).
+SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
 INCLUDED = (CSRC / "gemv_rows.inc",)  # what the sources include: part of the build name
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
@@ -155,6 +156,10 @@ def _register_fake() -> None:
     @torch.library.register_fake("zoo::decode_attention")
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
         return q.new_empty(q.shape)  # contiguous, as the operator returns
+
+    @torch.library.register_fake("zoo::bf16_attention")
+    def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
+        return q.new_empty(q.shape)
 
 
 def loaded() -> bool:

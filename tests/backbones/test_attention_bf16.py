@@ -1,0 +1,111 @@
+"""backbones/inference/attention_kernel.py: zoo::bf16_attention (many query rows in bf16, AVX512-BF16) is as
+close to exact attention as torch's own bf16 kernel; attend() routes bf16 encoder and prompt calls to it once
+the zoo operators are loaded, and nothing else."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from backbones.attention import attend, attend_math
+from backbones.inference import attention_kernel, gemv
+from backbones.masks import causal_mask
+
+UNSUPPORTED = gemv.unsupported_reason(torch.bfloat16)
+pytestmark = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"no bf16 zoo operators here: {UNSUPPORTED}")
+
+
+@pytest.fixture(autouse=True)
+def kernels_loaded():
+    assert gemv.available(torch.bfloat16), gemv.reason(torch.bfloat16)
+
+
+def exact(q, k, v, scale, causal):
+    """fp64 attention on the same bf16 values (keys and values repeated over grouped heads)."""
+    group = q.shape[1] // k.shape[1]
+    k, v = k.double().repeat_interleave(group, 1), v.double().repeat_interleave(group, 1)
+    scores = (q.double() @ k.transpose(-1, -2)) * scale
+    if causal:
+        scores = scores.masked_fill(~causal_mask(q.shape[2], k.shape[2], None), float("-inf"))
+    return torch.softmax(scores, -1) @ v
+
+
+def inputs(b, h, hkv, tq, tk, dh, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(*s, generator=g).bfloat16() for s in ((b, h, tq, dh), (b, hkv, tk, dh), (b, hkv, tk, dh)))
+
+
+@pytest.mark.parametrize("shape", [(1, 6, 6, 300, 300, 64, False), (2, 4, 2, 37, 53, 64, False),
+                                   (1, 4, 4, 100, 100, 128, True), (1, 2, 2, 19, 40, 32, True),
+                                   (1, 3, 1, 17, 17, 256, False), (2, 2, 2, 45, 1, 32, False),
+                                   (1, 2, 2, 33, 33, 96, True)])
+def test_as_close_to_exact_as_torch_bf16_kernel(shape):
+    """(B, H, Hkv, Tq, Tk, Dh, causal): grouped heads, query counts that are not a multiple of the 8-row tile,
+    key counts that are not a multiple of 16 (one key too), head widths 32-256, causal with fewer queries than
+    keys (bottom-right). Its error against fp64 is at most torch's bf16 kernel's (SDPA flash, or math with an
+    explicit mask where SDPA's causal would align top-left) plus an eighth of a bf16 ulp of the output."""
+    b, h, hkv, tq, tk, dh, causal = shape
+    q, k, v = inputs(b, h, hkv, tq, tk, dh)
+    scale = dh ** -0.5
+    want = exact(q, k, v, scale, causal)
+    got = attention_kernel.bf16_attention(q, k, v, scale, causal)
+    assert got.dtype == torch.bfloat16 and got.shape == (b, h, tq, dh) and got.is_contiguous()
+    if causal and tq != tk:
+        torch_bf16 = attend_math(q, k, v, causal=True)[0]
+    else:
+        torch_bf16 = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=h != hkv)
+    ours_error = (got.double() - want).abs().max().item()
+    torch_error = (torch_bf16.double() - want).abs().max().item()
+    assert ours_error <= torch_error + want.abs().max().item() * 2 ** -11, (ours_error, torch_error)
+
+
+def test_scale_and_strided_views():
+    """Any scale; q, k and v as transposed views of (B, T, H, Dh) projections (the layout MultiHeadAttention
+    hands over) give the same values as contiguous ones."""
+    q, k, v = inputs(2, 4, 4, 70, 90, 64, seed=1)
+    got = attention_kernel.bf16_attention(q, k, v, 0.3, False)
+    assert (got.double() - exact(q, k, v, 0.3, False)).abs().max() < 0.02
+    views = [t.transpose(1, 2).contiguous().transpose(1, 2) for t in (q, k, v)]
+    assert not views[0].is_contiguous()
+    assert torch.equal(attention_kernel.bf16_attention(*views, 0.3, False), got)
+
+
+def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
+    calls = []
+    original = attention_kernel.bf16_attention
+    monkeypatch.setattr(attention_kernel, "bf16_attention", lambda *a: calls.append(a) or original(*a))
+    q, k, v = inputs(1, 4, 4, 40, 40, 64, seed=2)
+    attend(q, k, v)
+    attend(q, k, v, causal=True)
+    attend(q[:, :, :20], k, v, causal=True)  # a prompt's second chunk after a cached first
+    assert len(calls) == 3
+    others = [lambda: attend(q, k, v, mask=torch.ones(1, 1, 40, 40, dtype=torch.bool)),
+              lambda: attend(q, k, v, backend="math"), lambda: attend(q[:, :, :16], k, v),
+              lambda: attend(q.float(), k.float(), v.float()), lambda: attend(q[..., :48], k[..., :48], v[..., :48]),
+              lambda: attend(q.clone().requires_grad_(), k, v), lambda: attend(q, k, v, dropout_p=0.1)]
+    for run in others:
+        run()
+    assert len(calls) == 3  # masked, math, 16 rows (the decoding kernel's), fp32, width 48, gradients, dropout
+
+
+def test_not_used_before_the_operators_are_loaded(monkeypatch):
+    monkeypatch.setattr(gemv, "_state", {})  # as in a new process that packed nothing
+    q, k, v = inputs(1, 2, 2, 32, 32, 32)
+    assert not attention_kernel.bf16_applies(q, k, v, None, False, 0.0)
+
+
+def test_bad_input_names_what_was_expected():
+    q, k, v = inputs(1, 4, 4, 32, 32, 64)
+    with pytest.raises(RuntimeError, match="must all be bfloat16, got q Float"):
+        torch.ops.zoo.bf16_attention(q.float(), k, v, 1.0, False)
+    with pytest.raises(RuntimeError, match="Hkv dividing 4"):
+        torch.ops.zoo.bf16_attention(q, k[:, :3], v[:, :3], 1.0, False)
+    with pytest.raises(RuntimeError, match="multiple of 32"):
+        torch.ops.zoo.bf16_attention(q[..., :48], k[..., :48], v[..., :48], 1.0, False)
+    with pytest.raises(RuntimeError, match="no more queries than keys"):
+        torch.ops.zoo.bf16_attention(q, k[:, :, :8], v[:, :, :8], 1.0, True)
+
+
+def test_traced_by_torch_compile_in_one_graph():
+    q, k, v = inputs(1, 2, 2, 24, 24, 32, seed=3)
+    compiled = torch.compile(lambda q, k, v: attend(q, k, v, causal=True) * 2, backend="aot_eager", fullgraph=True)
+    with torch.no_grad():
+        assert torch.equal(compiled(q, k, v), attend(q, k, v, causal=True) * 2)
