@@ -17,7 +17,7 @@ setup(
     packages=find_packages(include=["zoo", "zoo.*", "backbones", "backbones.*", "heads", "heads.*",
                                     "data", "data.*"]),
     package_data={"data": ["corpus/*", "corpus/*/*", "speech_tiny/*", "speech_tiny/*/*", "speech_tiny/*/*/*",
-                           "speech_tiny/*/*/*/*"], "backbones": ["inference/csrc/*.cpp", "inference/csrc/*.inc"]},
+                           "speech_tiny/*/*/*/*"], "backbones": ["inference/csrc/*.cpp", "inference/csrc/*.inc", "inference/csrc/*.h"]},
     python_requires=">=3.10",
     install_requires=requirements("requirements.txt"),
     extras_require={"test": requirements("requirements-test.txt")},

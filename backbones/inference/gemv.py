@@ -56,7 +56,7 @@ CSRC = Path(__file__).with_name("csrc")
 # One extension holds the zoo operators: zoo::gemv here, zoo::decode_attention and zoo::bf16_attention
 # (attention_kernel.py).
 SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
-INCLUDED = (CSRC / "gemv_rows.inc",)  # what the sources include: part of the build name
+INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")  # what the sources include: part of the build name
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
 _CFLAGS = ["-O3", "-fopenmp"]  # no -m flags: each kernel carries its own target (csrc/gemv.cpp)

@@ -16,6 +16,8 @@
 #include <immintrin.h>
 #include <torch/library.h>
 
+#include "attention_shapes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -31,23 +33,9 @@ constexpr int64_t kAheadRows = 8;     // keys / values prefetched ahead of the o
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-// e^x for 8 floats: x = n ln2 + r, |r| <= ln2 / 2, e^r by Cephes' degree-5 polynomial, 2^n by the exponent bits.
-__m256 exp8(__m256 x) {
-  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.3f));
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);  // ln2 in two parts: exact n * hi
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-  const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
-}
+#include "cephes_exp.inc"  // cephes_exp, compiled for this target
+
+inline __m256 exp8(__m256 x) { return cephes_exp(x); }
 
 float sum8(__m256 v) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -176,8 +164,7 @@ void attend_all(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, a
 }
 
 at::Tensor decode_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale) {
-  TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "zoo::decode_attention: q (B, H, Tq, Dh), k and v "
-              "(B, Hkv, Tk, Dh) expected, got q ", q.sizes(), ", k ", k.sizes(), ", v ", v.sizes());
+  check_attention_shapes("zoo::decode_attention", q, k, v);
   const bool bf16 = q.scalar_type() == at::kBFloat16;
   TORCH_CHECK((q.scalar_type() == at::kFloat || bf16) && k.scalar_type() == q.scalar_type() &&
               v.scalar_type() == q.scalar_type(),
@@ -187,14 +174,9 @@ at::Tensor decode_attention(const at::Tensor& q, const at::Tensor& k, const at::
               "zoo::decode_attention needs a CPU with AVX2 and FMA; this one lacks them");
   const int64_t b = q.size(0), h = q.size(1), tq = q.size(2), dh = q.size(3);
   const int64_t hkv = k.size(1), tk = k.size(2);
-  TORCH_CHECK(k.sizes() == v.sizes() && k.size(0) == b && k.size(3) == dh && hkv > 0 && h % hkv == 0,
-              "zoo::decode_attention: k and v must be (", b, ", Hkv, Tk, ", dh, ") with Hkv dividing ", h,
-              ", got k ", k.sizes(), ", v ", v.sizes());
   TORCH_CHECK(tq >= 1 && tq <= kMaxQueries && tk >= 1 && dh % 8 == 0 && dh <= kMaxHeadDim,
               "zoo::decode_attention takes 1 to ", kMaxQueries, " query rows, at least one key and a head width "
               "that is a multiple of 8 up to ", kMaxHeadDim, "; got q ", q.sizes(), ", k ", k.sizes());
-  TORCH_CHECK(q.stride(3) == 1 && k.stride(3) == 1 && v.stride(3) == 1,
-              "zoo::decode_attention: the head dimension must be contiguous in q, k and v");
   at::Tensor out = at::empty({b, h, tq, dh}, q.options());
   if (bf16) {
     attend_all<std::uint16_t>(q, k, v, out, static_cast<float>(scale));

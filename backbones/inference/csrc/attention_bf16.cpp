@@ -22,6 +22,8 @@
 #include <immintrin.h>
 #include <torch/library.h>
 
+#include "attention_shapes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -37,24 +39,9 @@ constexpr int64_t kMaxHeadDim = 256;
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512bf16")
 
-// e^x for 16 floats: x = n ln2 + r, |r| <= ln2 / 2, e^r by Cephes' degree-5 polynomial, 2^n by the exponent
-// bits (the same polynomial as attention.cpp's exp8; relative error below 2e-7).
-__m512 exp16(__m512 x) {
-  x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.3f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-  const __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-  return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
-}
+#include "cephes_exp.inc"  // cephes_exp, compiled for this target
+
+inline __m512 exp16(__m512 x) { return cephes_exp(x); }
 
 // Two consecutive bf16 (one 32-bit pair) in every lane: the operand the dot product pairs with a vector.
 inline __m512bh pair(const std::uint16_t* p) {
@@ -185,26 +172,19 @@ void pack_values(const std::uint16_t* v, int64_t step, int64_t tk, int64_t dh, s
 
 at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale,
                           bool causal) {
-  TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "zoo::bf16_attention: q (B, H, Tq, Dh), k and v "
-              "(B, Hkv, Tk, Dh) expected, got q ", q.sizes(), ", k ", k.sizes(), ", v ", v.sizes());
+  check_attention_shapes("zoo::bf16_attention", q, k, v);
   TORCH_CHECK(q.scalar_type() == at::kBFloat16 && k.scalar_type() == at::kBFloat16 &&
               v.scalar_type() == at::kBFloat16, "zoo::bf16_attention: q, k and v must all be bfloat16, got q ",
               q.scalar_type(), ", k ", k.scalar_type(), ", v ", v.scalar_type());
   TORCH_CHECK(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-              __builtin_cpu_supports("avx512vl") &&
-              __builtin_cpu_supports("avx512bf16"),
+              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16"),
               "zoo::bf16_attention needs a CPU with AVX512-BF16; this one has none");
   const int64_t b = q.size(0), h = q.size(1), tq = q.size(2), dh = q.size(3);
   const int64_t hkv = k.size(1), tk = k.size(2);
-  TORCH_CHECK(k.sizes() == v.sizes() && k.size(0) == b && k.size(3) == dh && hkv > 0 && h % hkv == 0,
-              "zoo::bf16_attention: k and v must be (", b, ", Hkv, Tk, ", dh, ") with Hkv dividing ", h,
-              ", got k ", k.sizes(), ", v ", v.sizes());
   TORCH_CHECK(tq >= 1 && tk >= 1 && dh % 32 == 0 && dh <= kMaxHeadDim && (!causal || tq <= tk),
               "zoo::bf16_attention takes at least one query row and key, a head width that is a multiple of 32 "
               "up to ", kMaxHeadDim, ", and (causal) no more queries than keys; got q ", q.sizes(), ", k ",
               k.sizes());
-  TORCH_CHECK(q.stride(3) == 1 && k.stride(3) == 1 && v.stride(3) == 1,
-              "zoo::bf16_attention: the head dimension must be contiguous in q, k and v");
   const int64_t blocks = (tk + kKeyBlock - 1) / kKeyBlock, padded = blocks * kKeyBlock;
   const int64_t packed = padded * dh;  // elements per (batch, kv head), keys and values alike
   std::vector<std::uint16_t> kp(b * hkv * packed), vp(b * hkv * packed, 0);
