@@ -1,6 +1,7 @@
 """zoo/bench/attention.py and attention_memory.py: the CPU memory probe on known allocations, math's analytic
 peak against its measurement, the quick section (rows, quadratic math against linear sdpa, the skip past the
 memory cap, the Markdown and the PNG)."""
+import re
 from dataclasses import replace
 
 import pytest
@@ -8,6 +9,7 @@ import torch
 
 from tests.helpers import markdown_tables as table_rows
 from zoo.bench import attention
+from backbones.inference import gemv
 from zoo.bench.attention_memory import GIB, cpu_peak_bytes, math_forward_bytes, peak_bytes
 
 MIB = 2**20
@@ -70,6 +72,7 @@ def test_quick_section_times_and_measures_sdpa_and_math(quick):
     ran = [r for r in rows if r["backend"] in ("sdpa", "math")]
     assert {(r["backend"], r["length"]) for r in ran} == {(b, n) for b in ("sdpa", "math") for n in (512, 1024)}
     assert all(r["forward_s"] > 0 and r["peak_bytes"] > 0 and r["repeats"] >= 1 for r in ran)
+    assert all(r["forward_iqr"][0] <= r["forward_s"] <= r["forward_iqr"][1] for r in ran)  # each with its spread
     assert all(r["train_s"] > 0 for r in ran if r["length"] == 512)  # QUICK times fwd+bwd up to 512 tokens only
     assert all(r["train_s"] is None for r in ran if r["length"] == 1024)
     assert all(r["note"] == "xformers has no kernels for device cpu" for r in rows if r["backend"] == "xformers")
@@ -129,6 +132,8 @@ def test_markdown_tables_are_well_formed(quick):
     assert sweep_table[0] == ["case", "tokens", "backend", "forward ms", "fwd TFLOP/s", "n", "fwd+bwd ms",
                               "fwd+bwd TFLOP/s", "peak MiB", "note"]
     assert len(sweep_table) == 1 + len(rows)
+    timed = [row for row in sweep_table[1:] if row[3] != "n/a"]
+    assert timed and all(re.fullmatch(r"\d+\.\d{3} \(\d+\.\d{3}-\d+\.\d{3}\)", row[3]) for row in timed)
     assert summary_table[0][:3] == ["case", "backend", "tokens"]
     assert {row[1] for row in summary_table[1:]} == {"sdpa", "math"}
     assert all(row[6] == "yes" for row in summary_table[1:] if row[1] == "sdpa")
@@ -138,3 +143,17 @@ def test_markdown_tables_are_well_formed(quick):
 def test_png_is_written(quick):
     _, _, png = quick
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(gemv.unsupported_reason(torch.bfloat16) is not None, reason="no bf16 zoo operators here")
+def test_rows_name_our_kernel_where_sdpa_hands_the_forward_to_it():
+    """With the zoo operators loaded, bf16 sdpa forwards on an AVX512-BF16 CPU run zoo::bf16_attention: the row
+    and the table say so; fp32 and math rows name no kernel of ours."""
+    assert gemv.available(torch.bfloat16)
+    case = attention.QUICK.cases[0]
+    row = attention.measure("sdpa", 256, case, attention.QUICK)
+    assert row["kernel"] == "zoo::bf16_attention" and row["forward_s"] > 0
+    assert attention.measure("math", 256, case, attention.QUICK)["kernel"] is None
+    assert attention.measure("sdpa", 256, case, replace(attention.QUICK, dtype=torch.float32))["kernel"] is None
+    [header, line] = table_rows(attention.report([row], attention.QUICK))[0]
+    assert line[header.index("backend")] == "sdpa (zoo::bf16_attention)"

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from backbones.attention import BACKENDS, attend, available_backends
+from backbones.inference import attention_kernel
 from zoo.bench.attention_memory import GIB, math_forward_bytes, peak_bytes
 from zoo.bench.report import table
 from zoo.bench.timing import interleaved, synchronized
@@ -87,15 +88,17 @@ def section(quick: bool = False, device: str = "cpu", png: str | None = None, lo
     return rows, report(rows, config) + "\n\n" + summary_report(summarize(rows)) + plotted
 
 
-def _median_seconds(fn, device: str, repeats: int, budget: float | None) -> tuple[float, int]:
-    """Median seconds of up to `repeats` calls after one warm-up (kernels chosen, workspaces allocated), fewer
-    where `repeats` calls would take longer than `budget` seconds; and how many were timed."""
+def _timed(fn, device: str, repeats: int, budget: float | None) -> dict:
+    """Seconds of up to `repeats` calls after one warm-up (kernels chosen, workspaces allocated), fewer where
+    `repeats` calls would take longer than `budget` seconds: {"s": median, "iqr": (q1, q3), "n": calls timed}."""
     fn = synchronized(fn, device)
     start = time.perf_counter()
     fn()
     if budget is not None:
         repeats = max(1, min(repeats, int(budget / (time.perf_counter() - start))))
-    return statistics.median(interleaved({"fn": fn}, 0, repeats)["fn"]), repeats
+    times = sorted(interleaved({"fn": fn}, 0, repeats)["fn"])
+    quartiles = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
+    return {"s": statistics.median(times), "iqr": (quartiles[0], quartiles[2]), "n": repeats}
 
 
 def _inputs(length: int, case: Case, config: Sweep) -> list[torch.Tensor]:
@@ -137,21 +140,26 @@ def measure(backend: str, length: int, case: Case, config: Sweep) -> dict:
         for leaf in leaves:
             leaf.grad = None
 
+    with torch.no_grad():  # which kernel attend() hands the forward to: ours where it takes the inputs
+        ours = backend == "sdpa" and attention_kernel.bf16_applies(q, k, v, None, case.causal, 0.0)
+    row["kernel"] = "zoo::bf16_attention" if ours else None
     phases = [("peak_bytes", lambda: peak_bytes(forward, config.device)),
-              ("forward_s", lambda: _median_seconds(forward, config.device, config.repeats, config.repeat_seconds))]
+              ("forward", lambda: _timed(forward, config.device, config.repeats, config.repeat_seconds))]
     if config.train_up_to is None or length <= config.train_up_to:
-        phases.append(("train_s", lambda: _median_seconds(train, config.device, config.repeats,
-                                                          config.repeat_seconds)[0]))
+        phases.append(("train", lambda: _timed(train, config.device, config.repeats, config.repeat_seconds)))
     for key, phase in phases:
         try:
-            row[key] = phase()
+            result = phase()
         except torch.OutOfMemoryError:
-            row["note"] = "backward out of memory" if key == "train_s" else "out of memory"
+            row["note"] = "backward out of memory" if key == "train" else "out of memory"
             for leaf in leaves:
                 leaf.grad = None
             break
-    if isinstance(row["forward_s"], tuple):
-        row["forward_s"], row["repeats"] = row["forward_s"]
+        if key == "peak_bytes":
+            row[key] = result
+        else:
+            row[f"{key}_s"], row[f"{key}_iqr"] = result["s"], result["iqr"]
+            row.setdefault("repeats", result["n"])
     del q, k, v, leaves
     if config.device.startswith("cuda"):
         torch.cuda.empty_cache()
@@ -170,6 +178,14 @@ def sweep(config: Sweep, log=print) -> list[dict]:
 
 def _cell(value: float | None, scale: float, fmt: str) -> str:
     return "n/a" if value is None else format(value * scale, fmt)
+
+
+def _spread_cell(row: dict, key: str) -> str:
+    """Median ms with its interquartile range: "1.234 (1.200-1.300)"."""
+    if row.get(f"{key}_s") is None:
+        return "n/a"
+    low, high = row[f"{key}_iqr"]
+    return f"{row[f'{key}_s'] * 1e3:.3f} ({low * 1e3:.3f}-{high * 1e3:.3f})"
 
 
 def _line(row: dict) -> str:
@@ -193,14 +209,17 @@ def report(rows: list[dict], config: Sweep) -> str:
     train = f"; fwd+bwd timed up to {config.train_up_to} tokens" if config.train_up_to else ""
     probe = "torch.profiler's allocation events" if cpu else "the CUDA allocator's peak"
     head = (f"\nattend() per backend, {config.device}{threads}, {str(config.dtype).removeprefix('torch.')}, batch "
-            f"{config.batch}; median of {config.repeats} after a warm-up{fewer}{train}. \"peak\": memory the "
+            f"{config.batch}; median of {config.repeats} after a warm-up{fewer}{train}, interquartile range in "
+            f"brackets. sdpa (zoo::bf16_attention): attend()'s sdpa backend hands that forward to our kernel "
+            f"(backbones/inference/attention_kernel.py; its backward stays torch's). \"peak\": memory the "
             f"forward allocated above its inputs ({probe}); TFLOP/s counts the two products only (causal: half)\n")
     cells = []
     for r in rows:
         fwd_tflops = None if r["forward_s"] is None else _flops(r, False) / r["forward_s"] / 1e12
         train_tflops = None if r["train_s"] is None else _flops(r, True) / r["train_s"] / 1e12
-        cells.append([r["case"], r["length"], r["backend"], _cell(r["forward_s"], 1e3, ".3f"),
-                      _cell(fwd_tflops, 1, ".3f"), r.get("repeats", "-"), _cell(r["train_s"], 1e3, ".3f"),
+        backend = f"{r['backend']} ({r['kernel']})" if r.get("kernel") else r["backend"]
+        cells.append([r["case"], r["length"], backend, _spread_cell(r, "forward"),
+                      _cell(fwd_tflops, 1, ".3f"), r.get("repeats", "-"), _spread_cell(r, "train"),
                       _cell(train_tflops, 1, ".3f"), _cell(r["peak_bytes"], 2**-20, ",.1f"), r.get("note") or "-"])
     return head + "\n" + table(["case", "tokens", "backend", "forward ms", "fwd TFLOP/s", "n", "fwd+bwd ms",
                                 "fwd+bwd TFLOP/s", "peak MiB", "note"], cells)

@@ -13,8 +13,8 @@
 //   exact softmax of each row (max, exp, sum; no running rescale), exp(s - max) rounded to bf16 as torch's
 //   flash kernel rounds it for its second product, then those times the values, divided by the row's sum
 //   (fp32) and rounded to bf16 once.
-// Scratch per thread: kTileRows rows of scores and probabilities (6 bytes a key a row), so memory grows
-// with Tk, never Tq x Tk. Like every AVX512-BF16 dot product it treats denormal inputs as zero.
+// Memory: the packed copies of k and v, and per thread kTileRows rows of scores and probabilities (6 bytes
+// a key a row), so it grows with Tk, never Tq x Tk. Like every AVX512-BF16 dot product it treats denormal inputs as zero.
 // Registered as zoo::bf16_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -187,14 +187,18 @@ at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Te
               k.sizes());
   const int64_t blocks = (tk + kKeyBlock - 1) / kKeyBlock, padded = blocks * kKeyBlock;
   const int64_t packed = padded * dh;  // elements per (batch, kv head), keys and values alike
-  std::vector<std::uint16_t> kp(b * hkv * packed), vp(b * hkv * packed, 0);
+  // Torch tensors rather than vectors, so torch's allocator and profiler count them (the benchmark's peak).
+  // Every element read is written by the packing (pack_values writes up to the last key pair).
+  at::Tensor kp_tensor = at::empty({b * hkv * packed}, q.options()), vp_tensor = at::empty_like(kp_tensor);
+  auto* kp = static_cast<std::uint16_t*>(kp_tensor.data_ptr());
+  auto* vp = static_cast<std::uint16_t*>(vp_tensor.data_ptr());
   const auto* kdata = static_cast<const std::uint16_t*>(k.const_data_ptr());
   const auto* vdata = static_cast<const std::uint16_t*>(v.const_data_ptr());
   at::parallel_for(0, b * hkv, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t bi = i / hkv, hi = i % hkv;
-      pack_keys(kdata + bi * k.stride(0) + hi * k.stride(1), k.stride(2), tk, dh, kp.data() + i * packed);
-      pack_values(vdata + bi * v.stride(0) + hi * v.stride(1), v.stride(2), tk, dh, vp.data() + i * packed);
+      pack_keys(kdata + bi * k.stride(0) + hi * k.stride(1), k.stride(2), tk, dh, kp + i * packed);
+      pack_values(vdata + bi * v.stride(0) + hi * v.stride(1), v.stride(2), tk, dh, vp + i * packed);
     }
   });
   at::Tensor out = at::empty({b, h, tq, dh}, q.options());
@@ -215,13 +219,13 @@ at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Te
       const int64_t seen = causal ? std::min(tk, t0 + rows + offset) : tk;
       const int64_t width = (seen + 1) / 2 * 2;  // probabilities written up to a whole pair
       const int64_t kv = bi * hkv + hi / group;
-      scores_tile<kTileRows>(qt.data(), kp.data() + kv * packed, (seen + kKeyBlock - 1) / kKeyBlock, dh, sc,
+      scores_tile<kTileRows>(qt.data(), kp + kv * packed, (seen + kKeyBlock - 1) / kKeyBlock, dh, sc,
                              s.data(), padded);
       for (int64_t r = 0; r < kTileRows; ++r) {
         const int64_t valid = r < rows ? (causal ? std::min(tk, t0 + r + offset + 1) : tk) : 1;
         sums[r] = softmax_row(s.data() + r * padded, valid, width, p.data() + r * padded);
       }
-      const std::uint16_t* values = vp.data() + kv * packed;
+      const std::uint16_t* values = vp + kv * packed;
       for (int64_t d0 = 0; d0 < dh; d0 += 32) {
         values_tile<kTileRows, 2>(p.data(), padded, values, width / 2, dh, d0, sums.data(), ot.data(), dh);
       }
