@@ -28,6 +28,8 @@ def test_whisper_quick(tmp_path, capsys):
     assert encoder[1][0] == decoder[1][0] == "1" and len(log_mel) == 2
     assert [row[0] for row in short[1:]] == ["ours batched", "ours file by file", "openai-whisper file by file"]
     assert long[1][0] == "ours" and long[2][:1] == ["openai-whisper"] and long[1][3] == long[2][3]
+    assert long[3][0] == "ours bf16 packed" and long[3][3] == long[1][3]  # bf16 decodes the forced count too
+    assert long[0][-1] == "ours bf16 packed speed-up (IQR)" and long[3][-1] == "-" and "x" in long[1][-1]
     saved = json.loads(out.read_text())["whisper"]
     [row] = saved["window"]
     assert row["shape"] == "micro" and row["tokens"] == 8 and row["max_abs_diff"]["logits openai"] < 1e-3

@@ -9,6 +9,7 @@ rules, no timestamps, every special token suppressed: each 30 s window decodes e
 """
 from __future__ import annotations
 
+import copy
 import statistics
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,22 @@ def options(forced: Forced) -> dict:
 def ours_fn(model, forced: Forced, batch_size: int | None = None):
     kw = options(forced)
     return lambda audio: zoo.transcribe(model, audio, batch_size=batch_size, **kw)
+
+
+def bf16_name(compile: bool) -> str:
+    return "ours bf16 packed" + ("+compiled" if compile else "")
+
+
+def ours_bf16_fn(sides: Sides, forced: Forced, compile: bool):
+    """zoo.transcribe on ours with bf16 weights, packed (and its encoder and decoding steps compiled): the
+    configuration the window table times against faster-whisper int8. Its segments round differently from
+    fp32's; with every special token suppressed it decodes the same count. -> audio -> its tokens."""
+    model = zoo.pack_for_inference(copy.deepcopy(sides.ours).to(torch.bfloat16))
+    kw = options(forced)
+
+    def run(audio: np.ndarray) -> list[int]:  # the decoded tokens, as the other libraries' sides give them
+        return [t for s in zoo.transcribe(model, audio, compile=compile, **kw)["segments"] for t in s["tokens"]]
+    return run
 
 
 def openai_fn(model, forced: Forced):
@@ -117,7 +134,9 @@ def long_audio(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
     outputs = {k: fn(audio) for k, fn in fns.items()}
     check_same(f"{sides.name} {config.whisper_long_s} s", outputs)
     tokens = {k: sum(len(s["tokens"]) for s in out["segments"]) for k, out in outputs.items()}
-    others = {"transformers long-form": lambda: hf_long_fn(sides, forced)}
+    bf16 = bf16_name(config.whisper_compile)
+    others = {bf16: lambda: ours_bf16_fn(sides, forced, config.whisper_compile),
+              "transformers long-form": lambda: hf_long_fn(sides, forced)}
     for kind in sides.ct2_models():
         others[f"faster-whisper {kind}"] = lambda kind=kind: faster_whisper_fn(sides, kind, forced)
     notes = {}
@@ -130,7 +149,9 @@ def long_audio(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
             notes[name] = f"{type(error).__name__}: {str(error).splitlines()[0][:120] if str(error) else ''}"
     times = interleaved({k: (lambda fn=fn: fn(audio)) for k, fn in fns.items()}, 0, config.whisper_transcribe_repeats)
     ratios = {k: summarize(times, 1, "ours", k) for k in fns if k != "ours"}
-    return {"audio_s": config.whisper_long_s, "tokens": tokens, "times": times, "ratios": ratios, "unavailable": notes}
+    bf16_ratios = {k: summarize(times, 1, bf16, k) for k in fns if k != bf16} if bf16 in fns else {}
+    return {"audio_s": config.whisper_long_s, "tokens": tokens, "times": times, "ratios": ratios,
+            "bf16_side": bf16, "bf16_ratios": bf16_ratios, "unavailable": notes}
 
 
 def run(sides: Sides, config: WhisperBench) -> dict:
@@ -159,14 +180,18 @@ def report(result: dict, config: WhisperBench) -> str:
                         [[k, f"{s:.2f}", f"{s / short['audio_s']:.3f}",
                           "-" if k == "ours batched" else _cell(short["ratios"][k])] for k, s in med.items()])
     lmed = {k: statistics.median(v) for k, v in long["times"].items()}
-    def speed_up(side: str) -> str:
-        if side == "ours":
+    bf16, bf16_ratios = long.get("bf16_side"), long.get("bf16_ratios", {})
+
+    def speed_up(side: str, ours: str, ratios: dict) -> str:
+        if side not in ratios:
             return "-"
-        same = long["tokens"][side] == long["tokens"]["ours"]
-        return _cell(long["ratios"][side]) + ("" if same else " (other token count)")
-    long_table = table(["side", "s", "real-time factor", "tokens decoded", "ours speed-up (IQR)"],
-                       [[k, f"{s:.2f}", f"{s / long['audio_s']:.3f}", long["tokens"][k], speed_up(k)]
-                        for k, s in lmed.items()])
+        same = long["tokens"][side] == long["tokens"][ours]
+        return _cell(ratios[side]) + ("" if same else " (other token count)")
+    columns = ["side", "s", "real-time factor", "tokens decoded", "ours speed-up (IQR)"]
+    columns += [f"{bf16} speed-up (IQR)"] if bf16_ratios else []
+    long_table = table(columns, [[k, f"{s:.2f}", f"{s / long['audio_s']:.3f}", long["tokens"][k],
+                                  speed_up(k, "ours", long["ratios"])]
+                                 + ([speed_up(k, bf16, bf16_ratios)] if bf16_ratios else []) for k, s in lmed.items()])
     notes = [f"Unavailable: {k}: {v}" for k, v in long["unavailable"].items()]
     return "\n".join([
         f"\n### Whisper {result['shape']} transcription: {short['files']} files of 5-10 s ({short['audio_s']:.0f} s "
@@ -174,6 +199,7 @@ def report(result: dict, config: WhisperBench) -> str:
         f"file by file; segments identical (checked); {config.whisper_transcribe_repeats} interleaved runs, medians\n",
         short_table,
         f"\n{long['audio_s']} s of audio, {result['long_tokens']} forced tokens per 30 s window (no timestamps) for "
-        "ours, openai-whisper (same segments, checked) and faster-whisper; transformers' long-form generate needs "
-        "timestamps, so its rules and token count differ\n",
+        "ours, openai-whisper (same segments, checked) and faster-whisper; ours in bf16 (packed; compiled in the full "
+        "run) decodes the same count with bf16 rounding; transformers' long-form generate needs timestamps, so its "
+        "rules and token count differ\n",
         long_table, *notes])
