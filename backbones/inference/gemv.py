@@ -59,6 +59,7 @@ SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp
 INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")  # what the sources include: part of the build name
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
+MAX_ROWS = 8  # input rows one call takes (csrc/gemv.cpp's kMaxRows): every weight row is read once for all
 _CFLAGS = ["-O3", "-fopenmp"]  # no -m flags: each kernel carries its own target (csrc/gemv.cpp)
 
 _state: dict = {}  # "ok": bool once decided, "reason": why not
@@ -147,8 +148,8 @@ def _build() -> None:
 def _register_fake() -> None:
     @torch.library.register_fake("zoo::gemv")
     def _(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-        torch_private.check(math.prod(x.shape[:-1]) == 1,
-                            lambda: f"zoo::gemv takes one row, got x {tuple(x.shape)}")
+        torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
+                            lambda: f"zoo::gemv takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
         torch_private.check(x.shape[-1] == weight.shape[1],
                             lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
@@ -193,15 +194,15 @@ def reason(dtype: torch.dtype = torch.bfloat16) -> str | None:
 
 
 def applies(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
-    """Whether zoo::gemv can take F.linear(x, weight, bias): one row on the CPU, all in one dtype the kernel
-    runs here (supports(); whether it is built is the caller's to check, once)."""
+    """Whether zoo::gemv can take F.linear(x, weight, bias): 1 to MAX_ROWS rows on the CPU, all in one dtype
+    the kernel runs here (supports(); whether it is built is the caller's to check, once)."""
     return (x.is_cpu and x.dtype == weight.dtype and _SUPPORTED.get(x.dtype, False)
-            and weight.dim() == 2 and x.dim() >= 1 and math.prod(x.shape[:-1]) == 1 and weight.is_cpu
+            and weight.dim() == 2 and x.dim() >= 1 and 1 <= math.prod(x.shape[:-1]) <= MAX_ROWS and weight.is_cpu
             and (bias is None or (bias.dtype == x.dtype and bias.is_cpu)))
 
 
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-    """x (..., K) holding one row -> (..., N): F.linear(x, weight, bias) up to summation order. Inference
+    """x (..., K) holding 1 to MAX_ROWS rows -> (..., N): F.linear(x, weight, bias) up to summation order. Inference
     only: the operator has no gradient, so inputs that need one are refused rather than silently cut off."""
     if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (x, weight, bias)):
         raise RuntimeError("zoo::gemv has no gradient: call it under torch.no_grad() / inference_mode, "

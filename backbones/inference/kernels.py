@@ -13,9 +13,9 @@ Why:
   at half oneDNN's packed speed, fp32 up to 2x slower than a transposed
   (K, N) copy or oneDNN's packed layout; and MKL's packed GEMM gains 5-10%
   on full batches;
-- bf16 one-row products (batch-1 decoding) can go to our own kernel,
-  zoo::gemv (gemv.py), which reads the weight in place and streams bf16 at
-  twice torch's rate.
+- one- to four-row products (decoding at batch 1 or a small batch) can go to
+  our own kernel, zoo::gemv (gemv.py), which reads the weight in place, once
+  for all rows, and streams bf16 at twice torch's rate.
 
 The outputs are those of F.linear on the same dtypes up to summation order.
 The copies are rebuilt when the weight or bias changes (their version
@@ -52,18 +52,26 @@ from backbones.inference.torch_private import (
 #   F.linear's, its 51865 x 384 head 1.18x the transposed copy below, 2.4x F.linear);
 # - fp32, R = 1 without zoo::gemv: the weight stored transposed, (K, N) contiguous, through addmm: 1.1-1.3x
 #   F.linear, 1.3x on GPT-2's 50257-way head;
-# - fp32, 2 <= R <= 7, weights of 2^20 elements or more (Whisper's prefill keeps a few rows of logits):
-#   the transposed copy too (1.3-2.8x F.linear on Whisper's head, one thread);
-# - fp32, 8 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x), the transposed
-#   copy below that (1.2-1.6x: oneDNN's ~15 us per call never pays off on small weights);
+# - 2 <= R <= GEMV_ROWS (a small batch decoding, beams), bf16 or fp32, where zoo::gemv runs: our kernel too,
+#   which reads each weight row once for all R rows. A decoder's matrices in turn, cold, on a 2-core Zen 4
+#   (a 12 x 768 LLaMA with a 32064-word head; whisper_base's decoder): fp32 at 4 rows 20-25 ms against
+#   oneDNN's 21, the transposed copy's 78-92 and F.linear's 70 (MKL runs a few fp32 rows at 5-6 GB/s); bf16
+#   at 2-4 rows 11-13 ms against oneDNN's 12-16. From 5 rows on oneDNN is level or ahead (fp32 at 6 rows:
+#   22 ms against our 37);
+# - fp32, 2 <= R <= 4 without zoo::gemv, weights of 2^20 elements or more (Whisper's prefill keeps a few
+#   rows of logits): the transposed copy (1.3-2.8x F.linear on Whisper's head, one thread);
+# - fp32, 5 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x; at 6 rows on the
+#   Zen 4, 22 ms against the transposed copy's 79), the transposed copy below that (1.2-1.6x: oneDNN's
+#   ~15 us per call never pays off on small weights);
 # - fp32, R > 256, weights of 2^20 or more: MKL's packed GEMM, packed for 512 rows (1.05-1.10x; 1.1x on
 #   a whole bert_base forward). MKL packs for one row count: for 8 rows it is 0.9-1.0x, hence oneDNN there;
-# - fp32, R between 2 and 7 below 2^20 elements, and any R > 1 under 2^18 elements (gpt_tiny's: the ~2 us
-#   of choosing cost more than any kernel saves): nn.Linear's own call.
+# - fp32 without zoo::gemv, R between 2 and 4 below 2^20 elements, and any R > 1 under 2^18 elements
+#   (gpt_tiny's: the ~2 us of choosing cost more than any kernel saves): nn.Linear's own call.
 # Each copy is made the first time its kernel runs, so a model only holds the layouts its calls use.
 ONEDNN_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
 MKL_ROWS_HINT = 512
-FP32_ROWS = range(8, 257)
+FP32_ROWS = range(5, 257)
+GEMV_ROWS = 4  # products of up to this many rows go to zoo::gemv where it runs (gemv.MAX_ROWS takes 8)
 FP32_MIN_COPY = 2**18
 FP32_MIN_PACKED = 2**20
 
@@ -106,7 +114,7 @@ class InferenceWeights:
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
         self.bias: torch.Tensor | None = None  # in the compute dtype
         self.dtype: torch.dtype | None = None
-        # One-row bf16 products through zoo::gemv: True / False as pack_for_inference decided, None to
+        # Few-row products through zoo::gemv: True / False as pack_for_inference decided, None to
         # decide (build the kernel) at the first such call.
         self.gemv = one_row_kernel
 
@@ -152,7 +160,7 @@ class InferenceWeights:
     def _kernel(self, x: torch.Tensor, weight: torch.Tensor, dtype: torch.dtype) -> str | None:
         """The table above, for x already in the compute dtype; None: F.linear on the weight as it is."""
         rows = x.numel() // max(x.shape[-1], 1)
-        if rows == 1 and x.is_cpu and self._gemv_ok(dtype):
+        if 1 <= rows <= GEMV_ROWS and x.is_cpu and self._gemv_ok(dtype):
             return "gemv"
         if dtype == torch.float32 and x.is_cpu:
             return fp32_kernel(rows, weight.numel())
@@ -161,7 +169,7 @@ class InferenceWeights:
         return "cast"  # bf16 where oneDNN cannot run it, fp16 on CPU, CUDA under autocast: cast once
 
     def _gemv_ok(self, dtype: torch.dtype) -> bool:
-        """Whether zoo::gemv takes one-row products in `dtype` (deciding, i.e. building, it if undecided)."""
+        """Whether zoo::gemv takes few-row products in `dtype` (deciding, i.e. building, it if undecided)."""
         if not self._may_gemv(dtype):
             return False
         if self.gemv is None:
@@ -177,7 +185,7 @@ class InferenceWeights:
         self.copies, self.dtype = {}, dtype
         self.bias = None if bias is None else bias.detach().to(dtype)
         cpu = weight.device.type == "cpu"
-        # A small fp32 weight gains from no copy, but its one-row products gain from zoo::gemv where it runs.
+        # A small fp32 weight gains from no copy, but its few-row products gain from zoo::gemv where it runs.
         small_fp32 = dtype == torch.float32 and weight.numel() < FP32_MIN_COPY and not self._may_gemv(dtype)
         # fp16, and bf16 on CPUs without oneDNN's bf16 (hence without zoo::gemv's AVX512-BF16): torch's GEMM
         no_kernel = dtype != torch.float32 and not onednn_ok(dtype)

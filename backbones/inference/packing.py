@@ -16,7 +16,7 @@ As quantisation libraries do, packing replaces modules; the blocks read no flag 
 `enabled=False` swaps both back. Calls that need gradients take nn.Linear's path, and copies are built
 lazily on the first call without them; they are never saved or pickled (a copied or unpickled packed
 model rebuilds them). Inside torch.compile the compiler picks its own GEMM layouts, so packed layers
-make nn.Linear's call there, except bf16 one-row products, which stay on zoo::gemv: an operator the
+make nn.Linear's call there, except products of 1 to 4 rows, which stay on zoo::gemv: an operator the
 compiler calls, so a packed model keeps it inside `generate(compile=True)`.
 
 Legend: N output features, K input features.
@@ -28,9 +28,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.inference import gemv as gemv_kernel
-from backbones.inference.kernels import FusedWeights, InferenceWeights
+from backbones.inference.kernels import GEMV_ROWS, FusedWeights, InferenceWeights
 from backbones.inference.torch_private import module_parameters
 from backbones.precision import InputProjections
+
+
+def gemv_rows(x: torch.Tensor) -> bool:
+    """Whether x (..., K) has few enough rows for zoo::gemv (kernels.GEMV_ROWS), as the eager path decides."""
+    return x.numel() <= GEMV_ROWS * x.shape[-1]
 
 
 class PackedLinear(nn.Linear):
@@ -46,7 +51,7 @@ class PackedLinear(nn.Linear):
         if torch.is_grad_enabled():
             return F.linear(x, self.weight, self.bias)
         if torch.compiler.is_compiling():  # the compiler picks GEMM layouts; zoo::gemv is an op it calls
-            if self.inference.gemv and gemv_kernel.applies(x, self.weight, self.bias):
+            if self.inference.gemv and gemv_rows(x) and gemv_kernel.applies(x, self.weight, self.bias):
                 return gemv_kernel.linear(x, self.weight, self.bias)
             return F.linear(x, self.weight, self.bias)
         p = module_parameters(self)  # cheaper than .weight/.bias, which go through Module.__getattr__
@@ -97,7 +102,8 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     FusedInputProjections (enabled=False: swap them back, freeing the copies). Returns `model`, or its
     replacement where `model` itself is one of those layers.
 
-    gemv: whether one-row products (batch-1 decoding) go to zoo::gemv, our kernel, where the CPU runs it
+    gemv: whether products of 1 to 4 rows (decoding at batch 1 or a small batch) go to zoo::gemv, our kernel,
+    where the CPU runs it
     (bf16: AVX512-BF16; fp32: AVX2 and FMA; built on first use, 10-40 s once per machine; gemv.reason()
     says why not), or stay with torch's kernels. It streams bf16 weights at about twice torch's rate and
     a decoder's cold fp32 matrices 1.3-2.6x faster (kernels.py); it sums in another order (and, in bf16,

@@ -1,5 +1,5 @@
-"""backbones/inference/gemv.py: zoo::gemv, the one-row linear kernel (bf16 on AVX512-BF16, fp32 on AVX2),
-equals F.linear; packing routes batch-1 calls to it when asked (`gemv=True`, the default) and keeps torch's
+"""backbones/inference/gemv.py: zoo::gemv, the few-row linear kernel (1 to 8 rows; bf16 on AVX512-BF16, fp32
+on AVX2), equals F.linear; packing routes batch-1 calls to it when asked (`gemv=True`, the default) and keeps torch's
 kernels otherwise."""
 import copy
 import pickle
@@ -45,17 +45,19 @@ SHAPES = [(1, 1), (5, 17), (77, 33), (130, 1000), (768, 768), (3, 4097), (0, 7),
 
 
 @needs_kernel
+@pytest.mark.parametrize("rows", [1, 2, 3, 8])
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("shape", SHAPES)
-def test_bf16_is_the_exact_product_rounded_once(shape, bias):
+def test_bf16_is_the_exact_product_rounded_once(shape, bias, rows):
     """bf16 x bf16 products summed in fp32, then one rounding to bf16: within one bf16 step (2^-8
-    relative) of the exact product of the bf16 inputs, as F.linear's bf16 output is."""
+    relative) of the exact product of the bf16 inputs, as F.linear's bf16 output is; for 1 to 8 rows
+    (each row count streams its own number of weight rows at a time)."""
     torch.manual_seed(1)
     n, k = shape
-    w, x = torch.randn(n, k).bfloat16(), torch.randn(1, k).bfloat16()
+    w, x = torch.randn(n, k).bfloat16(), torch.randn(rows, k).bfloat16()
     b = torch.randn(n).bfloat16() if bias else None
     got = gemv.linear(x, w, b)
-    assert got.dtype == torch.bfloat16 and got.shape == (1, n)
+    assert got.dtype == torch.bfloat16 and got.shape == (rows, n)
     exact = F.linear(x.double(), w.double(), None if b is None else b.double())
     torch.testing.assert_close(got.double(), exact, rtol=2 ** -8, atol=1e-4 * k ** 0.5)
     torch.testing.assert_close(got.float(), F.linear(x, w, b).float(), rtol=2 ** -7, atol=1e-4 * k ** 0.5)
@@ -64,17 +66,18 @@ def test_bf16_is_the_exact_product_rounded_once(shape, bias):
 
 
 @needs_fp32_kernel
+@pytest.mark.parametrize("rows", [1, 4, 8])
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("shape", SHAPES + [(384, 384), (1536, 384), (384, 1536), (9, 7)])
-def test_fp32_is_the_product_up_to_summation_order(shape, bias):
+def test_fp32_is_the_product_up_to_summation_order(shape, bias, rows):
     """fp32 products summed in fp32 in another order than torch's: within fp32 rounding of the exact
-    product, and of F.linear's result."""
+    product, and of F.linear's result, for 1 to 8 rows."""
     torch.manual_seed(1)
     n, k = shape
-    w, x = torch.randn(n, k), torch.randn(1, k)
+    w, x = torch.randn(n, k), torch.randn(rows, k)
     b = torch.randn(n) if bias else None
     got = gemv.linear(x, w, b)
-    assert got.dtype == torch.float32 and got.shape == (1, n)
+    assert got.dtype == torch.float32 and got.shape == (rows, n)
     exact = F.linear(x.double(), w.double(), None if b is None else b.double())
     torch.testing.assert_close(got.double(), exact, rtol=1e-5, atol=1e-6 * max(k, 1) ** 0.5)
     torch.testing.assert_close(got, F.linear(x, w, b), rtol=1e-5, atol=1e-6 * max(k, 1) ** 0.5)
@@ -105,24 +108,26 @@ def test_leading_dims_and_non_contiguous_inputs():
 @needs_kernel
 def test_bad_input_names_what_was_expected():
     w = torch.randn(8, 16).bfloat16()
-    with pytest.raises(RuntimeError, match="one contiguous row of 16 features"):
-        torch.ops.zoo.gemv(torch.randn(2, 16).bfloat16(), w, None)
+    with pytest.raises(RuntimeError, match="1 to 8 contiguous rows of 16 features"):
+        torch.ops.zoo.gemv(torch.randn(9, 16).bfloat16(), w, None)
     with pytest.raises(RuntimeError, match="x is Float but weight is BFloat16"):
         torch.ops.zoo.gemv(torch.randn(1, 16), w, None)
     with pytest.raises(RuntimeError, match=r"bias must be a contiguous \(8,\) vector"):
         torch.ops.zoo.gemv(torch.randn(1, 16).bfloat16(), w, torch.randn(9).bfloat16())
-    with pytest.raises(RuntimeError, match="one contiguous row of 0 features"):
-        torch.ops.zoo.gemv(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)  # 3 rows, any K
+    with pytest.raises(RuntimeError, match="1 to 8 contiguous rows of 0 features"):
+        torch.ops.zoo.gemv(torch.randn(9, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)  # 9 rows, any K
     with pytest.raises(RuntimeError, match="no gradient"):
         gemv.linear(torch.randn(1, 16).bfloat16(), w.requires_grad_(), None)
 
 
-def test_applies_to_one_row_on_the_cpu_in_a_dtype_it_runs_here():
+def test_applies_to_up_to_8_rows_on_the_cpu_in_a_dtype_it_runs_here():
     w, b = torch.randn(8, 16).bfloat16(), torch.randn(8).bfloat16()
     assert gemv.applies(torch.randn(1, 1, 16).bfloat16(), w, b) == RUNS
     assert gemv.applies(torch.randn(16).bfloat16(), w, None) == RUNS
-    assert not gemv.applies(torch.randn(2, 16).bfloat16(), w, None)
-    assert not gemv.applies(torch.randn(3, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)
+    assert gemv.applies(torch.randn(2, 4, 16).bfloat16(), w, None) == RUNS
+    assert not gemv.applies(torch.randn(9, 16).bfloat16(), w, None)
+    assert not gemv.applies(torch.randn(0, 16).bfloat16(), w, None)
+    assert not gemv.applies(torch.randn(9, 0).bfloat16(), torch.randn(8, 0).bfloat16(), None)
     assert not gemv.applies(torch.randn(1, 16).bfloat16(), w, b.float())
     assert gemv.applies(torch.randn(1, 16), w.float(), b.float()) == RUNS_FP32
     assert not gemv.applies(torch.randn(1, 16).double(), w.double(), None)  # not a dtype it computes in
@@ -141,19 +146,23 @@ def test_packed_linear_routes_bf16_one_row_to_the_kernel_without_a_copy():
     assert set(copies) == {"gemv"} and copies["gemv"].data_ptr() == layer.weight.data_ptr()
 
 
-def test_fp32_one_row_goes_to_the_kernel_and_two_rows_never():
-    """fp32 one-row products go to the kernel (no copy) where it runs, else to the transposed copy, as
-    without packing's `gemv`; two rows are never the kernel's."""
+def test_up_to_four_rows_go_to_the_kernel_and_more_never():
+    """fp32 products of 1 to 4 rows go to the kernel (no copy) where it runs, else one row to the transposed
+    copy, as without packing's `gemv`; bf16 likewise; five rows or more are never the kernel's."""
     layer = pack_for_inference(nn.Linear(600, 520).eval())
     plain = pack_for_inference(nn.Linear(600, 520).eval(), gemv=False)
-    half = pack_for_inference(_bf16_layer())
+    half, few = pack_for_inference(_bf16_layer()), pack_for_inference(_bf16_layer())
     with torch.inference_mode():
         layer(torch.randn(1, 600))
+        layer(torch.randn(2, 2, 600))
         plain(torch.randn(1, 600))
-        half(torch.randn(2, 600, dtype=torch.bfloat16))
+        half(torch.randn(5, 600, dtype=torch.bfloat16))
+        got = few(torch.randn(3, 600, dtype=torch.bfloat16))
     assert set(layer.inference.copies) == ({"gemv"} if RUNS_FP32 else {"transposed"})
     assert set(plain.inference.copies) == {"transposed"}
     assert set(half.inference.copies) == ({"onednn"} if onednn_ok(torch.bfloat16) else set())
+    assert set(few.inference.copies) == ({"gemv"} if RUNS else {"onednn"} if onednn_ok(torch.bfloat16) else set())
+    assert got.shape == (3, 520)
 
 
 def test_gemv_false_keeps_bf16_one_row_products_on_torch_kernels(monkeypatch):

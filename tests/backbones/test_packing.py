@@ -26,16 +26,17 @@ def _layer(bias=True, seed=0, dim=48):
     return nn.Linear(dim, dim - 8, bias=bias).eval()
 
 
-# fp32 kernel per (weight width, rows): one row through zoo::gemv where this CPU runs it (AVX2 + FMA), else
-# the transposed copy from 2^18 elements; no copy below 2^18 elements; transposed copy at 8-256 rows below
-# 2^20 and at 2-7 rows from 2^20; oneDNN-packed at 8-256 rows and MKL-packed past 256 rows from 2^20;
-# F.linear otherwise.
+# fp32 kernel per (weight width, rows): 1 to 4 rows through zoo::gemv where this CPU runs it (AVX2 + FMA), else
+# one row to the transposed copy from 2^18 elements; no copy below 2^18 elements; transposed copy at 5-256
+# rows below 2^20 and (without zoo::gemv) at 2-4 rows from 2^20; oneDNN-packed at 5-256 rows and MKL-packed
+# past 256 rows from 2^20; F.linear otherwise.
 FP32_GEMV = gemv.supports(torch.float32)
-EXPECTED_KERNEL = {(48, 1): "gemv" if FP32_GEMV else None, (48, 3): None, (48, 8): None, (48, 300): None,
-                   (520, 1): "gemv" if FP32_GEMV else "transposed", (520, 3): None, (520, 8): "transposed",
-                   (520, 300): None,
-                   (1032, 1): "gemv" if FP32_GEMV else "transposed", (1032, 3): "transposed", (1032, 8): "onednn",
-                   (1032, 300): "mkl"}
+EXPECTED_KERNEL = {(48, 1): "gemv" if FP32_GEMV else None, (48, 3): "gemv" if FP32_GEMV else None, (48, 8): None,
+                   (48, 300): None,
+                   (520, 1): "gemv" if FP32_GEMV else "transposed", (520, 3): "gemv" if FP32_GEMV else None,
+                   (520, 8): "transposed", (520, 300): None,
+                   (1032, 1): "gemv" if FP32_GEMV else "transposed", (1032, 3): "gemv" if FP32_GEMV else "transposed",
+                   (1032, 8): "onednn", (1032, 300): "mkl"}
 
 
 @pytest.mark.skipif(not (torch.backends.mkldnn.is_available() and torch.backends.mkl.is_available()),

@@ -1,5 +1,6 @@
-// One-row linear layers for batch-1 decoding on x86 CPUs: y = x W^T + b, where x holds a single row of K
-// features and W is nn.Linear's (N, K) weight, read in place (no packed copy).
+// Few-row linear layers for decoding on x86 CPUs: y = x W^T + b, where x holds 1 to kMaxRows rows of K
+// features (batch-1 decoding: one; a small batch: a few) and W is nn.Linear's (N, K) weight, read in place
+// (no packed copy) and once for all rows.
 //
 // Decoding one token reads every weight once, so these products are bound by memory bandwidth; the
 // kernels stream weight rows with software prefetching (how many at a time and how far ahead: each
@@ -25,6 +26,7 @@
 namespace {
 
 constexpr int64_t kMinTaskBytes = 1 << 16;  // smallest share of the weight worth a thread
+constexpr int64_t kMaxRows = 8;             // input rows per call (gemv_rows_any's instantiations)
 constexpr std::uintptr_t kLine = 64;        // bytes per cache line: one prefetch per line
 
 namespace bf16_avx512 {
@@ -55,9 +57,9 @@ struct BF16 {
 
 #include "gemv_rows.inc"  // gemv_rows<K>, compiled for this target
 
-void rows(const at::BFloat16* x, const at::BFloat16* w, const at::BFloat16* bias, at::BFloat16* y,
-          int64_t row_begin, int64_t row_end, int64_t k_len) {
-  gemv_rows<BF16>(x, w, bias, y, row_begin, row_end, k_len);
+void rows(int64_t r, const at::BFloat16* x, const at::BFloat16* w, const at::BFloat16* bias, at::BFloat16* y,
+          int64_t row_begin, int64_t row_end, int64_t k_len, int64_t n_len) {
+  gemv_rows_any<BF16>(r, x, w, bias, y, row_begin, row_end, k_len, n_len);
 }
 
 #pragma GCC pop_options
@@ -96,9 +98,9 @@ struct F32 {
 
 #include "gemv_rows.inc"  // gemv_rows<K>, compiled for this target
 
-void rows(const float* x, const float* w, const float* bias, float* y, int64_t row_begin, int64_t row_end,
-          int64_t k_len) {
-  gemv_rows<F32>(x, w, bias, y, row_begin, row_end, k_len);
+void rows(int64_t r, const float* x, const float* w, const float* bias, float* y, int64_t row_begin,
+          int64_t row_end, int64_t k_len, int64_t n_len) {
+  gemv_rows_any<F32>(r, x, w, bias, y, row_begin, row_end, k_len, n_len);
 }
 
 #pragma GCC pop_options
@@ -107,7 +109,7 @@ void rows(const float* x, const float* w, const float* bias, float* y, int64_t r
 
 template <typename T, typename Rows>
 void gemv_parallel(const at::Tensor& x, const at::Tensor& w, const c10::optional<at::Tensor>& bias,
-                   at::Tensor& y, Rows rows) {
+                   at::Tensor& y, int64_t r, Rows rows) {
   const int64_t n_len = w.size(0), k_len = w.size(1);
   const T* xp = x.data_ptr<T>();
   const T* wp = w.data_ptr<T>();
@@ -118,7 +120,7 @@ void gemv_parallel(const at::Tensor& x, const at::Tensor& w, const c10::optional
   const int64_t block_bytes = kTaskRows * k_len * static_cast<int64_t>(sizeof(T));
   const int64_t grain = std::max<int64_t>(1, kMinTaskBytes / std::max<int64_t>(block_bytes, 1));
   at::parallel_for(0, blocks, grain, [&](int64_t begin, int64_t end) {
-    rows(xp, wp, bp, yp, begin * kTaskRows, std::min(end * kTaskRows, n_len), k_len);
+    rows(r, xp, wp, bp, yp, begin * kTaskRows, std::min(end * kTaskRows, n_len), k_len, n_len);
   });
 }
 
@@ -128,8 +130,9 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& weight, const c10::option
   const int64_t n_len = weight.size(0), k_len = weight.size(1);
   int64_t rows = 1;  // the product of x's leading dims (not numel / K: K may be 0)
   for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
-  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && rows == 1 && x.is_contiguous(),
-              "zoo::gemv: x must be one contiguous row of ", k_len, " features, got shape ", x.sizes());
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && rows >= 1 && rows <= kMaxRows && x.is_contiguous(),
+              "zoo::gemv: x must be 1 to ", kMaxRows, " contiguous rows of ", k_len, " features, got shape ",
+              x.sizes());
   TORCH_CHECK(x.scalar_type() == weight.scalar_type(), "zoo::gemv: x is ", x.scalar_type(),
               " but weight is ", weight.scalar_type());
   const bool bf16 = x.scalar_type() == at::kBFloat16;
@@ -153,9 +156,9 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& weight, const c10::option
   out_shape.back() = n_len;
   at::Tensor y = at::empty(out_shape, x.options());
   if (bf16) {
-    gemv_parallel<at::BFloat16>(x, weight, bias, y, bf16_avx512::rows);
+    gemv_parallel<at::BFloat16>(x, weight, bias, y, rows, bf16_avx512::rows);
   } else {
-    gemv_parallel<float>(x, weight, bias, y, f32_avx2::rows);
+    gemv_parallel<float>(x, weight, bias, y, rows, f32_avx2::rows);
   }
   return y;
 }
