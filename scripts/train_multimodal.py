@@ -62,6 +62,7 @@ from pathlib import Path
 import torch
 
 import zoo
+from backbones.positions import sincos_2d
 from data.image_qa import LabelledImageQA
 from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
 from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform
@@ -87,6 +88,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--init", help="stage 2: a stage-1 output directory (or its model/)")
     p.add_argument("--model", default="llava_scenes", help="registered LLaVA preset (stage 1)")
     p.add_argument("--tower", help="stage 1: start the tower from a ViT directory (scripts/train_vision.py)")
+    p.add_argument("--tower-positions", choices=["random", "sincos"], default="random",
+                   help="stage 1, random tower: its learned position embeddings as initialised (std 0.02, weak "
+                        "against the patch features) or set to 2-D sin-cos positions (MAE's), which carry each "
+                        "image token's row and column into its features as a trained tower's positions do")
     p.add_argument("--vocab-size", type=int, default=384, help="BPE tokens (stage 1; below the placeholder id)")
     p.add_argument("--scenes", type=int, default=12000, help="training scenes")
     p.add_argument("--questions-per-scene", type=int, default=4)
@@ -98,8 +103,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.stage == 2 and not args.init:
         raise SystemExit("--stage 2 starts from a stage-1 output: pass --init DIR")
-    if args.init and args.tower:
-        raise SystemExit("--tower starts a new model (stage 1); --init already holds a tower")
+    if args.init and (args.tower or args.tower_positions != "random"):
+        raise SystemExit("--tower and --tower-positions start a new model (stage 1); --init already holds a tower")
     args.extra = [s for s in args.extra.split(",") if s]
     return args
 
@@ -144,6 +149,8 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if args.tower:
         model, pre = tower_from_vit(model.config, args.tower)
     else:
+        if args.tower_positions == "sincos":
+            sincos_tower_positions(model)
         pre = preprocess_config(model.config.vision, mean=CLIP_MEAN, std=CLIP_STD, interpolation="bicubic")
     if (out / "tokenizer" / "tokenizer.json").is_file():
         return model, load_tokenizer(out / "tokenizer"), pre
@@ -154,6 +161,14 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if is_main_process():
         tokenizer.save(out / "tokenizer")
     return model, tokenizer, pre
+
+
+def sincos_tower_positions(model: Llava) -> None:
+    """Set the tower's learned patch positions to fixed 2-D sin-cos values (backbones.positions.sincos_2d; the
+    prefix tokens' stay): still a learned parameter, so the model saves and loads as any LLaVA does."""
+    embed = model.vision_tower.patch_embed
+    with torch.no_grad():
+        embed.pos_embed[0, embed.pos_prefix:] = sincos_2d(*embed.grid_size, embed.pos_embed.shape[-1])
 
 
 def training_texts(args, image_size: int) -> list[str]:

@@ -105,6 +105,23 @@ def test_tower_from_a_vit(tmp_path):
     assert torch.allclose(tower.patch_embed.proj.weight, grey.repeat(1, 3, 1, 1) / 3)
 
 
+def test_sincos_tower_positions():
+    """--tower-positions sincos: the tower's patch positions become 2-D sin-cos values, the class token's stays,
+    and nothing else in the model moves; stage 2 refuses it (its --init holds a tower)."""
+    from backbones.positions import sincos_2d
+
+    model = zoo.create_model("llava_scenes")
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    train_multimodal.sincos_tower_positions(model)
+    embed = model.vision_tower.patch_embed
+    assert torch.equal(embed.pos_embed[0, 1:], sincos_2d(3, 3, 128)) and embed.pos_prefix == 1
+    changed = [k for k, v in model.state_dict().items() if not torch.equal(v, before[k])]
+    assert changed == ["vision_tower.patch_embed.pos_embed"]
+    assert torch.equal(embed.pos_embed[0, 0], before["vision_tower.patch_embed.pos_embed"][0, 0])
+    with pytest.raises(SystemExit, match="--tower-positions"):
+        train_multimodal.main(["--stage", "2", "--init", "somewhere", "--tower-positions", "sincos"])
+
+
 def test_stage2_needs_init():
     with pytest.raises(SystemExit, match="--init"):
         train_multimodal.main(["--stage", "2", "--steps", "1"])
