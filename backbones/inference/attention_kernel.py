@@ -33,14 +33,18 @@ MAX_HEAD_DIM = 256
 KERNEL_DTYPES = (torch.float32, torch.bfloat16)  # both need AVX2 + FMA only: bf16 is widened on load
 
 
+def inference_only(*tensors: torch.Tensor) -> bool:
+    """Whether no gradient flows through these inputs: our operators have none."""
+    return not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors))
+
+
 def applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
     """Whether attend() may hand these inputs to zoo::decode_attention (see the module docstring)."""
     tq, dh = q.shape[-2], q.shape[-1]
     return (mask is None and (not causal or tq == 1) and dropout_p == 0.0 and 1 <= tq <= MAX_QUERIES
             and dh % 8 == 0 and dh <= MAX_HEAD_DIM and k.shape[-2] >= 1 and q.is_cpu
             and q.dtype == k.dtype == v.dtype and q.dtype in KERNEL_DTYPES and gemv.supports(torch.float32)
-            and not (torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad))
-            and gemv.loaded())
+            and inference_only(q, k, v) and gemv.loaded())
 
 
 def bf16_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
@@ -49,8 +53,7 @@ def bf16_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal
     return (mask is None and dropout_p == 0.0 and tq > MAX_QUERIES and (not causal or tq <= tk)
             and dh % 32 == 0 and dh <= MAX_HEAD_DIM and q.is_cpu and q.dtype == k.dtype == v.dtype == torch.bfloat16
             and q.dim() == 4 and gemv.supports(torch.bfloat16)
-            and not (torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad))
-            and gemv.loaded())
+            and inference_only(q, k, v) and gemv.loaded())
 
 
 def bf16_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:

@@ -29,6 +29,8 @@ Legend: R rows (the product of x's leading dims), N output features, K input fea
 """
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -76,6 +78,12 @@ FP32_MIN_COPY = 2**18
 FP32_MIN_PACKED = 2**20
 
 
+def few_rows(x: torch.Tensor) -> bool:
+    """Whether x (..., K) holds 1 to GEMV_ROWS rows (the product of its leading dims): zoo::gemv's calls, in
+    eager packed calls and inside torch.compile alike."""
+    return 1 <= math.prod(x.shape[:-1]) <= GEMV_ROWS
+
+
 def onednn_ok(dtype: torch.dtype) -> bool:
     """Whether oneDNN runs `dtype` on this CPU (bf16 needs AVX512-BF16 or AMX)."""
     if not torch.backends.mkldnn.is_available():
@@ -108,7 +116,7 @@ class InferenceWeights:
     """The inference copies of one weight and bias, keyed on what they were made from: called as
     F.linear(x, weight, bias) is, under no_grad / inference_mode."""
 
-    def __init__(self, one_row_kernel: bool | None = False) -> None:
+    def __init__(self, few_row_kernel: bool | None = False) -> None:
         self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
         self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
@@ -116,7 +124,7 @@ class InferenceWeights:
         self.dtype: torch.dtype | None = None
         # Few-row products through zoo::gemv: True / False as pack_for_inference decided, None to
         # decide (build the kernel) at the first such call.
-        self.gemv = one_row_kernel
+        self.gemv = few_row_kernel
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         """x (..., K), weight (N, K), bias (N,) or None -> (..., N)."""
@@ -159,9 +167,9 @@ class InferenceWeights:
 
     def _kernel(self, x: torch.Tensor, weight: torch.Tensor, dtype: torch.dtype) -> str | None:
         """The table above, for x already in the compute dtype; None: F.linear on the weight as it is."""
-        rows = x.numel() // max(x.shape[-1], 1)
-        if 1 <= rows <= GEMV_ROWS and x.is_cpu and self._gemv_ok(dtype):
+        if few_rows(x) and x.is_cpu and self._gemv_ok(dtype):
             return "gemv"
+        rows = x.numel() // max(x.shape[-1], 1)
         if dtype == torch.float32 and x.is_cpu:
             return fp32_kernel(rows, weight.numel())
         if x.is_cpu and onednn_ok(dtype):
@@ -217,11 +225,11 @@ class FusedWeights:
     product: their weights concatenated once, then handled as one Linear's (cast, packed). Holds copies,
     never parameters, rebuilt when any part changes."""
 
-    def __init__(self, one_row_kernel: bool | None = False) -> None:
+    def __init__(self, few_row_kernel: bool | None = False) -> None:
         self.key: list | None = None
         self.weight: torch.Tensor | None = None  # (sum of the layers' N, K)
         self.bias: torch.Tensor | None = None
-        self.inner = InferenceWeights(one_row_kernel)
+        self.inner = InferenceWeights(few_row_kernel)
 
     def __call__(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> torch.Tensor:
         """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""

@@ -28,30 +28,25 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.inference import gemv as gemv_kernel
-from backbones.inference.kernels import GEMV_ROWS, FusedWeights, InferenceWeights
+from backbones.inference.kernels import FusedWeights, InferenceWeights, few_rows
 from backbones.inference.torch_private import module_parameters
 from backbones.precision import InputProjections
-
-
-def gemv_rows(x: torch.Tensor) -> bool:
-    """Whether x (..., K) has few enough rows for zoo::gemv (kernels.GEMV_ROWS), as the eager path decides."""
-    return x.numel() <= GEMV_ROWS * x.shape[-1]
 
 
 class PackedLinear(nn.Linear):
     """nn.Linear whose calls without gradients go through its inference copies (`self.inference`)."""
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None, *,
-                 one_row_kernel: bool | None = False) -> None:
+                 few_row_kernel: bool | None = False) -> None:
         super().__init__(in_features, out_features, bias, device, dtype)
-        self.inference = InferenceWeights(one_row_kernel)
+        self.inference = InferenceWeights(few_row_kernel)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (..., K) -> (..., N), as F.linear up to summation order."""
         if torch.is_grad_enabled():
             return F.linear(x, self.weight, self.bias)
         if torch.compiler.is_compiling():  # the compiler picks GEMM layouts; zoo::gemv is an op it calls
-            if self.inference.gemv and gemv_rows(x) and gemv_kernel.applies(x, self.weight, self.bias):
+            if self.inference.gemv and few_rows(x) and gemv_kernel.applies(x, self.weight, self.bias):
                 return gemv_kernel.linear(x, self.weight, self.bias)
             return F.linear(x, self.weight, self.bias)
         p = module_parameters(self)  # cheaper than .weight/.bias, which go through Module.__getattr__
@@ -61,9 +56,9 @@ class PackedLinear(nn.Linear):
 class FusedInputProjections(InputProjections):
     """InputProjections as one product (`self.fused`) in eager calls without gradients; else each layer."""
 
-    def __init__(self, one_row_kernel: bool | None = False) -> None:
+    def __init__(self, few_row_kernel: bool | None = False) -> None:
         super().__init__()
-        self.fused = FusedWeights(one_row_kernel)
+        self.fused = FusedWeights(few_row_kernel)
 
     def forward(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, ...]:
         """x (..., K) -> one (..., N_i) output per layer."""
@@ -84,12 +79,12 @@ def _swap(module: nn.Module, cls: type[nn.Module], **state) -> nn.Module:
     return new
 
 
-def _replacement(module: nn.Module, enabled: bool, one_row_kernel: bool | None) -> nn.Module:
+def _replacement(module: nn.Module, enabled: bool, few_row_kernel: bool | None) -> nn.Module:
     kind = type(module)  # exact types: a subclass (LoRA, parametrized, quantised) keeps its own forward
     if enabled and kind in (nn.Linear, PackedLinear):
-        return _swap(module, PackedLinear, inference=InferenceWeights(one_row_kernel))
+        return _swap(module, PackedLinear, inference=InferenceWeights(few_row_kernel))
     if enabled and kind in (InputProjections, FusedInputProjections):
-        return _swap(module, FusedInputProjections, fused=FusedWeights(one_row_kernel))
+        return _swap(module, FusedInputProjections, fused=FusedWeights(few_row_kernel))
     if not enabled and kind is PackedLinear:
         return _swap(module, nn.Linear)
     if not enabled and kind is FusedInputProjections:
@@ -114,15 +109,15 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     # zoo::gemv is decided (built) now for a model with CPU weights, so that compiled steps, which cannot
     # build it while tracing, call it too; a model without (meta, CUDA: None) decides at its first eager
     # one-row call on the CPU.
-    one_row_kernel: bool | None = False
+    few_row_kernel: bool | None = False
     if enabled and gemv:
         cpu = any(p.is_cpu and p.dtype in (torch.float32, torch.bfloat16) for p in model.parameters())
-        one_row_kernel = gemv_kernel.available(torch.float32) if cpu else None
+        few_row_kernel = gemv_kernel.available(torch.float32) if cpu else None
     replaced: dict[int, nn.Module] = {}  # id -> replacement: a module reached by two paths is swapped once
 
     def replace(module: nn.Module) -> nn.Module:
         if id(module) not in replaced:
-            replaced[id(module)] = _replacement(module, enabled, one_row_kernel)
+            replaced[id(module)] = _replacement(module, enabled, few_row_kernel)
         return replaced[id(module)]
 
     for path, module in list(model.named_modules(remove_duplicate=False)):

@@ -33,8 +33,8 @@ from zoo.bench import whisper_parts, whisper_transcribe
 from zoo.bench.report import met, table
 from zoo.bench.timing import interleaved, summarize
 from zoo.bench.whisper_refs import Sides, build, check_sides, describe, synthetic_audio
-from zoo.bench.whisper_sides import (Forced, calibrate_ct2, ct2_window, hf_window, openai_window, ours_window,
-                                     same_tokens)
+from zoo.bench.whisper_sides import (Forced, bf16_packed, calibrate_ct2, ct2_window, hf_window, openai_window,
+                                     ours_window, same_tokens)
 from zoo.generation.whisper_decode import decode
 
 # From the Whisper speed issue: (our variants, reference, ours/reference at least). A target is met when the
@@ -70,11 +70,9 @@ class WhisperBench:
 
 
 def ours_models(ours) -> dict[str, torch.nn.Module]:
-    """Ours as created, packed (zoo.pack_for_inference), and with bf16 weights packed (the same weights): the
-    bf16 configuration the generation benchmark times (autocast around the packed fp32 model, eager or
-    compiled, was ~4x slower than it on an AVX2 CPU)."""
-    return {"fp32": ours, "packed": zoo.pack_for_inference(copy.deepcopy(ours)),
-            "bf16 packed": zoo.pack_for_inference(copy.deepcopy(ours).to(torch.bfloat16))}
+    """Ours as created, packed (zoo.pack_for_inference), and with bf16 weights packed (the same weights:
+    whisper_sides.bf16_packed)."""
+    return {"fp32": ours, "packed": zoo.pack_for_inference(copy.deepcopy(ours)), "bf16 packed": bf16_packed(ours)}
 
 
 def window_fns(sides: Sides, forced: Forced, compile: bool) -> dict:

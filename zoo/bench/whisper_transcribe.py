@@ -9,7 +9,6 @@ rules, no timestamps, every special token suppressed: each 30 s window decodes e
 """
 from __future__ import annotations
 
-import copy
 import statistics
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,7 @@ from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from zoo.bench.report import BenchmarkError, table
 from zoo.bench.timing import interleaved, summarize
 from zoo.bench.whisper_refs import CT2_TYPES, Sides, synthetic_audio
-from zoo.bench.whisper_sides import Forced, calibrate_ct2
+from zoo.bench.whisper_sides import Forced, bf16_packed, calibrate_ct2
 
 if TYPE_CHECKING:
     from zoo.bench.whisper import WhisperBench
@@ -49,7 +48,7 @@ def ours_bf16_fn(sides: Sides, forced: Forced, compile: bool):
     """zoo.transcribe on ours with bf16 weights, packed (and its encoder and decoding steps compiled): the
     configuration the window table times against faster-whisper int8. Its segments round differently from
     fp32's; with every special token suppressed it decodes the same count. -> audio -> its tokens."""
-    model = zoo.pack_for_inference(copy.deepcopy(sides.ours).to(torch.bfloat16))
+    model = bf16_packed(sides.ours)
     kw = options(forced)
 
     def run(audio: np.ndarray) -> list[int]:  # the decoded tokens, as the other libraries' sides give them
