@@ -66,6 +66,11 @@ class SpecAugment:
         return x
 
 
+# For Whisper's 80 log-mel bins at 100 frames a second: no time shift (a transcript has no slack at its ends),
+# masks of up to 10 bins (an eighth of the band) and 0.2 s, two of each (LibriSpeech's policy scaled to 6 s clips).
+ASR_SPEC_AUGMENT = dict(shift=0, masks=2, freq_width=10, time_width=20)
+
+
 class KeywordSet(torch.utils.data.Dataset):
     """AST inputs (max_length frames x 128 Kaldi bins, normalised) and class indices of keyword rows.
 
@@ -120,11 +125,12 @@ def window_mel(wave: torch.Tensor, window_frames: int, n_mels: int) -> torch.Ten
 class SpeechSet(torch.utils.data.Dataset):
     """Whisper inputs: log-mel of each clip padded to the encoder's window (window_mel), decoder tokens and labels (the
     next token; the prompt and padding ignored). Clips longer than the window or transcripts longer than
-    text_ctx are dropped (counted in `dropped`)."""
+    text_ctx are dropped (counted in `dropped`). spec_augment: applied to each log-mel as it is read (the
+    training set's; ASR_SPEC_AUGMENT)."""
 
     def __init__(self, rows: list[dict], root: str | Path, tokenizer: WhisperTokenizer, window_frames: int,
-                 n_mels: int, text_ctx: int):
-        self.tokenizer = tokenizer
+                 n_mels: int, text_ctx: int, spec_augment: SpecAugment | None = None):
+        self.tokenizer, self.spec_augment = tokenizer, spec_augment
         window = window_frames * HOP_LENGTH  # samples
         self.rows, mels, self.tokens, self.prompt_lengths = [], [], [], []
         for row in rows:
@@ -143,7 +149,10 @@ class SpeechSet(torch.utils.data.Dataset):
         return len(self.rows)
 
     def __getitem__(self, i: int) -> dict:
-        return {"mel": self.mels[i], "tokens": self.tokens[i], "prompt": self.prompt_lengths[i]}
+        mel = self.mels[i]  # (n_mels, frames)
+        if self.spec_augment is not None:
+            mel = self.spec_augment(mel.T).T
+        return {"mel": mel, "tokens": self.tokens[i], "prompt": self.prompt_lengths[i]}
 
     def collate(self, items: list[dict]) -> dict[str, torch.Tensor]:
         """Pad the token rows (with end of text, ignored by the labels) and stack the mels."""

@@ -25,7 +25,9 @@ side, centred, with the mean colour (as int(255 * mean)), then the CLIP steps.
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -128,6 +130,28 @@ def pad_to_square_transform(size: int = 336, mean: Sequence[float] = CLIP_MEAN, 
     """image -> float32 (3, size, size): the original LLaVA's pad to a square with the mean colour, then CLIP's."""
     fill = [int(255 * m) for m in mean]
     return v2.Compose([ToRGB(), PadToSquare(fill), *_clip_steps(size, None, mean, std, interpolation)])
+
+
+PROMPT_FILE = "prompt_format.json"
+
+
+def check_prompt_format(prompt_format: str) -> str:
+    """A prompt format has one {question} and one {image} slot (the image marker goes there)."""
+    if not isinstance(prompt_format, str) or any(prompt_format.count("{" + s + "}") != 1 for s in ("question", "image")):
+        raise ValueError(f"prompt format {prompt_format!r}: expected one {{question}} and one {{image}} slot, "
+                         "e.g. '{question}\\n{image}\\nanswer:'")
+    return prompt_format
+
+
+def save_prompt_format(prompt_format: str, directory) -> None:
+    """Store the format a model was trained to answer in (scripts/chat.py reads it back)."""
+    (Path(directory) / PROMPT_FILE).write_text(json.dumps({"prompt_format": check_prompt_format(prompt_format)}) + "\n")
+
+
+def load_prompt_format(directory, default: str) -> str:
+    """The model directory's prompt format, or `default` where it stores none (models saved before it did)."""
+    path = Path(directory) / PROMPT_FILE
+    return check_prompt_format(json.loads(path.read_text())["prompt_format"]) if path.is_file() else default
 
 
 def num_image_tokens(image_size: int, patch_size: int, class_token: bool = False) -> int:

@@ -13,8 +13,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from data.scenes import (IMAGE_MARKER, KINDS, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, draw_scene, make_caption,
-                         make_questions, make_scene)
+from data.scenes import (DEFAULT_KINDS, IMAGE_MARKER, KINDS, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, draw_scene,
+                         make_caption, make_questions, make_scene)
 
 
 class ShapeScenes(torch.utils.data.Dataset):
@@ -25,7 +25,7 @@ class ShapeScenes(torch.utils.data.Dataset):
     `scene_of(i)` give an item's metadata."""
 
     def __init__(self, split: str = "train", num_scenes: int = 1000, *, seed: int = 0, image_size: int = 48,
-                 mode: str = "qa", questions_per_scene: int = 4, kinds: tuple[str, ...] = KINDS,
+                 mode: str = "qa", questions_per_scene: int = 4, kinds: tuple[str, ...] = DEFAULT_KINDS,
                  max_objects: int = 4, texture: float = 0.0, transform: Callable | None = None,
                  prompt_format: str = PROMPT_FORMAT, cache_images: bool = False):
         if mode not in ("qa", "caption"):

@@ -6,9 +6,10 @@
     python scripts/chat.py scene:val:0 --interactive                      # one question per line, empty: quit
 
 --model: a save_pretrained directory of scripts/train_multimodal.py (or its run directory), which holds the
-tokenizer (tokenizer.json) and the pixel preprocessing (preprocess_config.json). IMAGE: a file, or
-scene:SPLIT:INDEX for a shape scene drawn at the model's image size. Prompts follow the training format
-(data.scenes.PROMPT_FORMAT: "{question}\\n<image>\\nanswer:": the question first, so the image tokens can read it).
+tokenizer (tokenizer.json), the pixel preprocessing (preprocess_config.json) and the prompt format it was
+trained with (prompt_format.json; where there is none, data.scenes.PROMPT_FORMAT: "{question}\\n<image>\\nanswer:",
+the question first, so the image tokens can read it). IMAGE: a file, or scene:SPLIT:INDEX for a shape scene
+drawn at the model's image size.
 
 The conversation lives in one decoding Session (zoo.generation) on the model bound to its image
 (`Llava.bind_images`): the image is encoded and spliced once, at the first turn's prefill; every later turn
@@ -26,7 +27,7 @@ import torch
 
 import zoo
 from data.images import load_preprocess_config
-from data.llava_processor import LlavaProcessor, clip_transform
+from data.llava_processor import LlavaProcessor, clip_transform, load_prompt_format
 from data.scene_dataset import ShapeScenes
 from data.scenes import IMAGE_MARKER, PROMPT_FORMAT
 from data.tokenization import load_tokenizer
@@ -67,8 +68,9 @@ class Conversation:
     """One image, several turns, one KV cache (see the module docstring)."""
 
     def __init__(self, model, processor: LlavaProcessor, image, config: GenerationConfig,
-                 generator: torch.Generator | None = None):
+                 generator: torch.Generator | None = None, prompt_format: str = PROMPT_FORMAT):
         self.model, self.processor, self.config, self.generator = model, processor, config, generator
+        self.prompt_format = prompt_format
         self.pixels = processor.pixel_values([image])  # (1, 3, S, S)
         self.session: Session | None = None
         self.restarts = 0
@@ -77,8 +79,8 @@ class Conversation:
 
     def _turn_ids(self, question: str) -> list[int]:
         if self.session is None:
-            return self.processor.encode_prompt(PROMPT_FORMAT.format(image=IMAGE_MARKER, question=question), 1)
-        ids = self.processor.encode_prompt(PROMPT_FORMAT.format(image="", question=question), 0)
+            return self.processor.encode_prompt(self.prompt_format.format(image=IMAGE_MARKER, question=question), 1)
+        ids = self.processor.encode_prompt(self.prompt_format.format(image="", question=question), 0)
         return ids[1:] if self.processor.bos_id is not None else ids  # a later turn continues the sequence
 
     def ask(self, question: str):
@@ -134,7 +136,7 @@ def load(model_path: str):
     transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])
     processor = LlavaProcessor(load_tokenizer(directory), model.config.image_token_id, model.num_image_tokens,
                                transform)
-    return model, processor, pre["size"]
+    return model, processor, pre["size"], load_prompt_format(directory, PROMPT_FORMAT)
 
 
 @torch.inference_mode()
@@ -142,11 +144,11 @@ def main(argv=None) -> list[str]:
     args = parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    model, processor, size = load(args.model)
+    model, processor, size, prompt_format = load(args.model)
     config = GenerationConfig(max_new_tokens=args.max_new_tokens, do_sample=args.do_sample,
                               temperature=args.temperature, top_k=args.top_k, eos_id=processor.eos_id)
     chat = Conversation(model, processor, load_image(args.image, size), config,
-                        torch.Generator().manual_seed(args.seed))
+                        torch.Generator().manual_seed(args.seed), prompt_format)
     answers = []
     question = args.question
     try:

@@ -41,7 +41,8 @@ import torch
 from torch import nn
 
 import zoo
-from data.audio_tasks import KeywordSet, SpecAugment, SpeechSet, keyword_classes, normalize_text, select, waveforms
+from data.audio_tasks import (ASR_SPEC_AUGMENT, KeywordSet, SpecAugment, SpeechSet, keyword_classes, normalize_text,
+                               select, waveforms)
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
@@ -68,8 +69,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "voices, which the final scores also use)")
     p.add_argument("--eval-limit", type=int, default=0, help="transcribe at most this many rows per split (0: all)")
     p.add_argument("--spec-augment", action=argparse.BooleanOptionalAction, default=False,
-                   help="keywords: time shift and frequency / time masks on the training spectrograms (off: on "
-                        "the full keyword set it slowed learning severalfold in the first 300 steps)")
+                   help="time shift (keywords) and frequency / time masks on the training spectrograms (off: on "
+                        "the full keyword set it slowed learning severalfold in the first 300 steps); asr: "
+                        "data.audio_tasks.ASR_SPEC_AUGMENT")
     p.add_argument("--tokenizer", choices=["corpus", "whisper"], default="corpus",
                    help="asr: a BPE learned from the training transcripts, or openai-whisper's English one")
     p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
@@ -237,7 +239,9 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
     model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
-    sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx)
+    augment = SpecAugment(**ASR_SPEC_AUGMENT) if args.spec_augment else None
+    sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx,
+                             spec_augment=augment if split == "train" else None)
             for split in ("train", "val", "test", "human")}
     collate = sets["train"].collate
     if ctx.is_main:

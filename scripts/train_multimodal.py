@@ -48,7 +48,9 @@ answered 90.0% of 1000 val questions (colour 93%, shape 92%, count 99%, exist an
 55%: at chance) and 73.6% of 1000 test questions (new combinations of seen phrasing parts, held-out
 colour-shape pairs; shape 60%: it names a shape the colour has in training). With the tower's positions as
 initialised (no --tower-positions): 89.0% and 77.5%, learning more slowly. Relation is the one kind that
-never learns.
+never learns: --kinds positions,relation shows why (the model finds both objects named but not which was named
+first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the question kinds (positions is off by
+default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (stage 2: accuracy per
 kind on val and test) and model/ (save_pretrained + tokenizer.json + preprocess_config.json).
@@ -67,10 +69,10 @@ import zoo
 from backbones.positions import sincos_2d
 from data.image_qa import LabelledImageQA
 from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
-from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform
+from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform, save_prompt_format
 from data.loader import BatchStream, iterate_once
 from data.scene_dataset import ShapeScenes
-from data.scenes import normalize_answer
+from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, normalize_answer
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
@@ -81,6 +83,8 @@ from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "test")
+PROMPTS = {"question-first": PROMPT_FORMAT, "image-first": "{image}\n{question}\nanswer:",
+           "question-twice": "{question}\n{image}\n{question}\nanswer:"}
 MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower's size (a small ViT's 8 px)
 
 
@@ -97,6 +101,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--vocab-size", type=int, default=384, help="BPE tokens (stage 1; below the placeholder id)")
     p.add_argument("--scenes", type=int, default=12000, help="training scenes")
     p.add_argument("--questions-per-scene", type=int, default=4)
+    p.add_argument("--prompt", choices=sorted(PROMPTS), default="question-first",
+                   help="where the image goes: after the question (PROMPT_FORMAT), before it, or between two "
+                        "copies of it")
+    p.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
+                   help="comma-separated question kinds trained and scored (stage 2), of " + ",".join(KINDS)
+                        + " (positions, two objects' cells in the order asked, is off by default: see BENCHMARKS.md)")
     p.add_argument("--eval-scenes", type=int, default=250, help="scenes per held-out split (4 questions each)")
     p.add_argument("--extra", default="", help="comma-separated image_qa sources mixed in: digits,fashion-mnist")
     p.add_argument("--extra-limit", type=int, default=1000, help="images per extra source")
@@ -108,6 +118,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.init and (args.tower or args.tower_positions != "random"):
         raise SystemExit("--tower and --tower-positions start a new model (stage 1); --init already holds a tower")
     args.extra = [s for s in args.extra.split(",") if s]
+    args.kinds = tuple(k for k in args.kinds.split(",") if k)
+    unknown = [k for k in args.kinds if k not in KINDS]
+    if unknown or not args.kinds:
+        raise SystemExit(f"--kinds {','.join(args.kinds)}: expected a non-empty subset of {','.join(KINDS)}")
     return args
 
 
@@ -194,7 +208,9 @@ def freeze(model: Llava, stage: int) -> None:
 def datasets(args, split: str, mode: str, image_size: int, transform, num_scenes: int | None = None) -> list:
     scenes = args.scenes if split == "train" else args.eval_scenes
     sets = [ShapeScenes(split, num_scenes or scenes, image_size=image_size, mode=mode, transform=transform,
-                        questions_per_scene=args.questions_per_scene, cache_images=split == "train")]
+                        questions_per_scene=args.questions_per_scene, kinds=args.kinds,
+                        prompt_format=PROMPTS[args.prompt],
+                        cache_images=split == "train")]
     sets += [LabelledImageQA(source, split, image_size=image_size, mode=mode, transform=transform,
                              limit=args.extra_limit) for source in (args.extra if split == "train" else ())]
     return sets
@@ -318,6 +334,7 @@ def main(argv=None) -> dict:
     model.save_pretrained(out / "model")
     tokenizer.save(out / "model")
     save_preprocess_config(pre, out / "model")
+    save_prompt_format(PROMPTS[args.prompt], out / "model")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"({result.wall_time:.0f} s)")
     return summary

@@ -22,3 +22,26 @@ def test_speech_set_mel_is_what_transcribe_encodes():
     # the rest of the window is zeros in both (the old set put the log-mel floor of padded silence there)
     assert data.mels[:, :, -1].abs().max() == 0
     torch.testing.assert_close(data.mels, seen[0], rtol=0, atol=1e-5)
+
+
+def test_speech_set_spec_augment_masks_the_training_mels_only_as_they_are_read():
+    from data.audio_tasks import ASR_SPEC_AUGMENT, SpecAugment
+
+    root = SPEECH_TINY / "asr"
+    rows = select(load_manifest(root), "train")[:2]
+    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in rows], 256)
+    plain = SpeechSet(rows, root, tokenizer, 1000, 80, 64)
+    masked = SpeechSet(rows, root, tokenizer, 1000, 80, 64, spec_augment=SpecAugment(**ASR_SPEC_AUGMENT))
+    torch.manual_seed(0)
+    item = masked[0]
+    assert item["tokens"] == plain[0]["tokens"] and torch.equal(masked.mels, plain.mels)  # the stored mels stay
+    mel, reference = item["mel"], plain[0]["mel"]  # (80, frames)
+    changed = mel != reference
+    bins = changed.all(1)                 # frequency masks: whole bins
+    frames = changed[~bins].all(0)        # time masks: whole frames of the other bins
+    assert changed.any() and bins.sum() <= 2 * ASR_SPEC_AUGMENT["freq_width"]
+    assert frames.sum() <= 2 * ASR_SPEC_AUGMENT["time_width"]
+    # no time shift: outside the masks every value is where it was
+    assert not changed[~bins][:, ~frames].any()
+    torch.manual_seed(0)
+    assert torch.equal(masked[0]["mel"], mel)  # the global generator decides: a resumed run draws the same

@@ -190,3 +190,20 @@ def test_other_errors(tokenizer):
         no_pixels("a", padding_side="middle")
     with pytest.raises(ValueError, match="2 answers for 1 prompts"):
         no_pixels.training_batch(["a"], ["b", "c"])
+
+
+def test_prompt_format_round_trips_and_bad_ones_are_named(tmp_path):
+    from data.llava_processor import PROMPT_FILE, check_prompt_format, load_prompt_format, save_prompt_format
+
+    assert load_prompt_format(tmp_path, "{question} {image}") == "{question} {image}"  # none saved: the default
+    save_prompt_format("{image}\n{question}\nanswer:", tmp_path)
+    assert load_prompt_format(tmp_path, "{question} {image}") == "{image}\n{question}\nanswer:"
+    for bad in ("{question} only", "{image} {image} {question}", 3):
+        with pytest.raises(ValueError, match="expected one {question} and one {image} slot"):
+            check_prompt_format(bad)
+    with pytest.raises(ValueError, match="no image"):
+        save_prompt_format("no image: {question}", tmp_path)
+    assert load_prompt_format(tmp_path, "") == "{image}\n{question}\nanswer:"  # the saved one was not replaced
+    (tmp_path / PROMPT_FILE).write_text('{"prompt_format": "{question}"}')
+    with pytest.raises(ValueError, match="prompt format '{question}'"):
+        load_prompt_format(tmp_path, "")

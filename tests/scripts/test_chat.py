@@ -55,7 +55,7 @@ def test_interactive_turns_share_one_cache(model_dir, monkeypatch, capsys, encod
 
 
 def test_cached_turns_equal_a_full_recompute(model_dir, encodes):
-    model, processor, size = chat.load(str(model_dir))
+    model, processor, size, _ = chat.load(str(model_dir))
     image = chat.load_image("scene:test:2", size)
     conversation = chat.Conversation(model, processor, image, GenerationConfig(max_new_tokens=4,
                                                                                eos_id=processor.eos_id))
@@ -70,7 +70,7 @@ def test_cached_turns_equal_a_full_recompute(model_dir, encodes):
 
 
 def test_a_full_cache_starts_again_from_the_image(model_dir, encodes):
-    model, processor, size = chat.load(str(model_dir))
+    model, processor, size, _ = chat.load(str(model_dir))
     conversation = chat.Conversation(model, processor, chat.load_image("scene:val:0", size),
                                      GenerationConfig(max_new_tokens=30, eos_id=None))
     with torch.inference_mode():

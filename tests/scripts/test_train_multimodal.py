@@ -11,7 +11,7 @@ import zoo
 from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform
 from data.scene_dataset import ShapeScenes
-from data.scenes import KINDS, normalize_answer
+from data.scenes import KINDS, PROMPT_FORMAT, normalize_answer
 from data.tokenization import load_tokenizer
 from tests.helpers import load_script, stop_after_checkpoint
 
@@ -141,3 +141,22 @@ def test_same_script_under_torchrun_ddp(stage1, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert sorted(train_losses(out)) == [1, 2, 3]
     assert zoo.load_pretrained(out / "model").config.family == "llava"
+
+
+def test_kinds_and_prompt_choose_what_is_asked_and_how(stage1, tmp_path):
+    """--kinds trains and scores those kinds alone; --prompt puts the image where it says, in training, in the
+    scoring and in the saved model's prompt_format.json, which scripts/chat.py reads."""
+    chat = load_script("chat")
+    out = tmp_path / "run"
+    summary = train_multimodal.main([*TINY, "--stage", "2", "--init", str(stage1), "--steps", "2", "--eval-every",
+                                     "0", "--kinds", "positions,relation", "--prompt", "image-first", "--out", str(out)])
+    rows = [json.loads(line) for line in (out / "answers.jsonl").read_text().splitlines()]
+    assert rows and {r["kind"] for r in rows} <= {"positions", "relation"} and set(summary["val_acc"]) > {"overall"}
+    assert all(r["prompt"].startswith("<image>\n") and r["prompt"].endswith("?\nanswer:") for r in rows)
+    assert any(" and " in r["answer"] for r in rows if r["kind"] == "positions")
+    *_, prompt_format = chat.load(str(out / "model"))
+    assert prompt_format == train_multimodal.PROMPTS["image-first"]
+    _, _, _, default = chat.load(str(stage1 / "model"))
+    assert default == PROMPT_FORMAT  # stage 1 too saves what it trained with: the default
+    with pytest.raises(SystemExit, match="--kinds where: expected a non-empty subset of colour,shape"):
+        train_multimodal.parse_args(["--stage", "1", "--kinds", "where"])
