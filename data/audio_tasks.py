@@ -66,8 +66,8 @@ class SpecAugment:
         return x
 
 
-# For Whisper's 80 log-mel bins at 100 frames a second: no time shift (a transcript has no slack at its ends),
-# masks of up to 10 bins (an eighth of the band) and 0.2 s, two of each (LibriSpeech's policy scaled to 6 s clips).
+# For Whisper's 80 log-mel bins at 100 frames a second, on a clip's own frames: no time shift (a transcript has
+# no slack at its ends), two masks of up to 10 bins (an eighth of the band) and two of up to 0.2 s.
 ASR_SPEC_AUGMENT = dict(shift=0, masks=2, freq_width=10, time_width=20)
 
 
@@ -125,14 +125,15 @@ def window_mel(wave: torch.Tensor, window_frames: int, n_mels: int) -> torch.Ten
 class SpeechSet(torch.utils.data.Dataset):
     """Whisper inputs: log-mel of each clip padded to the encoder's window (window_mel), decoder tokens and labels (the
     next token; the prompt and padding ignored). Clips longer than the window or transcripts longer than
-    text_ctx are dropped (counted in `dropped`). spec_augment: applied to each log-mel as it is read (the
-    training set's; ASR_SPEC_AUGMENT)."""
+    text_ctx are dropped (counted in `dropped`). spec_augment: applied to each clip's own frames as it is read
+    (the training set's; ASR_SPEC_AUGMENT): masks land on speech, filled with its mean, and the zeros after it
+    stay zeros, as zoo.transcribe feeds them."""
 
     def __init__(self, rows: list[dict], root: str | Path, tokenizer: WhisperTokenizer, window_frames: int,
                  n_mels: int, text_ctx: int, spec_augment: SpecAugment | None = None):
         self.tokenizer, self.spec_augment = tokenizer, spec_augment
         window = window_frames * HOP_LENGTH  # samples
-        self.rows, mels, self.tokens, self.prompt_lengths = [], [], [], []
+        self.rows, mels, self.tokens, self.prompt_lengths, self.frames = [], [], [], [], []
         for row in rows:
             wave = load_row_audio(root, row)
             tokens, prompt = transcript_tokens(tokenizer, normalize_text(row["text"]))
@@ -142,6 +143,7 @@ class SpeechSet(torch.utils.data.Dataset):
             mels.append(window_mel(wave, window_frames, n_mels))  # (n_mels, window_frames)
             self.tokens.append(tokens)
             self.prompt_lengths.append(prompt)
+            self.frames.append(min(wave.shape[0] // HOP_LENGTH, window_frames))  # the clip's; zeros after them
         self.dropped = len(rows) - len(self.rows)
         self.mels = torch.stack(mels) if mels else torch.empty(0, n_mels, window_frames)
 
@@ -149,9 +151,10 @@ class SpeechSet(torch.utils.data.Dataset):
         return len(self.rows)
 
     def __getitem__(self, i: int) -> dict:
-        mel = self.mels[i]  # (n_mels, frames)
-        if self.spec_augment is not None:
-            mel = self.spec_augment(mel.T).T
+        mel = self.mels[i]  # (n_mels, window_frames)
+        if self.spec_augment is not None:  # the clip's frames only: the zeros after them stay what transcribe feeds
+            n = self.frames[i]
+            mel = torch.cat([self.spec_augment(mel[:, :n].T).T, mel[:, n:]], dim=1)
         return {"mel": mel, "tokens": self.tokens[i], "prompt": self.prompt_lengths[i]}
 
     def collate(self, items: list[dict]) -> dict[str, torch.Tensor]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import string
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -136,22 +137,33 @@ PROMPT_FILE = "prompt_format.json"
 
 
 def check_prompt_format(prompt_format: str) -> str:
-    """A prompt format has one {question} and one {image} slot (the image marker goes there)."""
-    if not isinstance(prompt_format, str) or any(prompt_format.count("{" + s + "}") != 1 for s in ("question", "image")):
-        raise ValueError(f"prompt format {prompt_format!r}: expected one {{question}} and one {{image}} slot, "
-                         "e.g. '{question}\\n{image}\\nanswer:'")
+    """A prompt format has one {image} slot (the image marker goes there), one or more {question} slots (the
+    same question each time) and no other fields."""
+    try:
+        named = [f for _, f, _, _ in string.Formatter().parse(prompt_format) if f is not None]
+    except (TypeError, ValueError):  # not a string, or an unmatched brace
+        named = []
+    if not named or named.count("image") != 1 or "question" not in named or set(named) - {"image", "question"}:
+        raise ValueError(f"prompt format {prompt_format!r}: expected one {{image}} slot, one or more {{question}} "
+                         "slots and no other fields, e.g. '{question}\\n{image}\\nanswer:'")
     return prompt_format
 
 
 def save_prompt_format(prompt_format: str, directory) -> None:
     """Store the format a model was trained to answer in (scripts/chat.py reads it back)."""
-    (Path(directory) / PROMPT_FILE).write_text(json.dumps({"prompt_format": check_prompt_format(prompt_format)}) + "\n")
+    check_prompt_format(prompt_format)
+    (Path(directory) / PROMPT_FILE).write_text(json.dumps({"prompt_format": prompt_format}) + "\n")
 
 
 def load_prompt_format(directory, default: str) -> str:
     """The model directory's prompt format, or `default` where it stores none (models saved before it did)."""
     path = Path(directory) / PROMPT_FILE
-    return check_prompt_format(json.loads(path.read_text())["prompt_format"]) if path.is_file() else default
+    if not path.is_file():
+        return default
+    try:
+        return check_prompt_format(json.loads(path.read_text())["prompt_format"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: expected {{\"prompt_format\": \"...{{image}}...{{question}}...\"}}; {e}") from None
 
 
 def num_image_tokens(image_size: int, patch_size: int, class_token: bool = False) -> int:

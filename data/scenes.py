@@ -13,7 +13,8 @@ noisy one: `texture`). Shapes are drawn without anti-aliasing, so each object's 
 colour. Questions come in KINDS: colour, shape, count, position (the cell: "top left", "center",
 "bottom"), positions (two objects' cells in the order asked: "where are the red circle and the blue
 square?" -> "top left and bottom"), relation (yes / no: "is the red circle left of the blue square?") and
-exist (yes / no); answers are one or two words (positions: two cells), compared after `normalize_answer`. Every question also carries its
+exist (yes / no); answers are one or two words (positions: two cells), compared after `normalize_answer`.
+A set asks DEFAULT_KINDS (all but positions) unless told. Every question also carries its
 `query` (what it asks, as data), so tests re-derive answers from the pixels without parsing text.
 
 The held-out rule, fixed (it depends on nothing but the constants below):
@@ -360,10 +361,10 @@ def _template(kind: str, rng: np.random.Generator, split: str) -> int:
 
 
 def make_questions(scene: Scene, rng: np.random.Generator, split: str, count: int,
-                   asked: Counter | None = None, kinds: tuple[str, ...] = KINDS) -> list[QA]:
+                   asked: Counter | None = None, kinds: tuple[str, ...] = DEFAULT_KINDS) -> list[QA]:
     """`count` questions about `scene` (fewer if fewer kinds apply). Each takes the kind asked least so far
-    in `asked` (updated; ties in `kinds` order) among those that apply to the scene (a relation needs two
-    objects), so a whole set stays balanced across kinds."""
+    in `asked` (updated; ties in `kinds` order) among those that apply to the scene (relation and positions
+    need two objects), so a whole set stays balanced across kinds."""
     asked = Counter() if asked is None else asked
     questions: list[QA] = []
     for _ in range(count):

@@ -14,8 +14,8 @@ Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generat
 split (unseen layouts) and the "test" split (unseen phrasings and colour-shape pairs).
 
 Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
-cell, a 4 x 128 LLaMA. Prompts put the question before the image (data.scenes.PROMPT_FORMAT), so the image
-tokens can read it. The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as train_text.py and
+cell, a 4 x 128 LLaMA. Prompts put the question before the image (data.scenes.PROMPT_FORMAT; --prompt), so the
+image tokens can read it. The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as train_text.py and
 train_audio.py learn theirs) trained on the train split's texts only (captions, questions, answers), by stage
 1, and carried from there: model/ holds it beside the weights (tokenizer.json), with preprocess_config.json
 for the pixels, which is what scripts/chat.py loads. The training scenes' pixels are kept once made
@@ -53,7 +53,8 @@ first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the qu
 default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (stage 2: accuracy per
-kind on val and test) and model/ (save_pretrained + tokenizer.json + preprocess_config.json).
+kind on val and test), answers.jsonl (stage 2: each held-out answer) and model/ (save_pretrained +
+tokenizer.json + preprocess_config.json + prompt_format.json).
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ import zoo
 from backbones.positions import sincos_2d
 from data.image_qa import LabelledImageQA
 from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
-from data.llava_processor import CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform, save_prompt_format
+from data.llava_processor import (CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform, load_prompt_format,
+                                  save_prompt_format)
 from data.loader import BatchStream, iterate_once
 from data.scene_dataset import ShapeScenes
 from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, normalize_answer
@@ -101,13 +103,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--vocab-size", type=int, default=384, help="BPE tokens (stage 1; below the placeholder id)")
     p.add_argument("--scenes", type=int, default=12000, help="training scenes")
     p.add_argument("--questions-per-scene", type=int, default=4)
-    p.add_argument("--prompt", choices=sorted(PROMPTS), default="question-first",
-                   help="where the image goes: after the question (PROMPT_FORMAT), before it, or between two "
-                        "copies of it")
+    p.add_argument("--prompt", choices=sorted(PROMPTS),
+                   help="where the image goes: after the question (question-first, PROMPT_FORMAT), before it, or "
+                        "between two copies of it (default: --init's prompt_format.json, else question-first)")
     p.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
-                   help="comma-separated question kinds trained and scored (stage 2), of " + ",".join(KINDS)
-                        + " (positions, two objects' cells in the order asked, is off by default: see BENCHMARKS.md)")
-    p.add_argument("--eval-scenes", type=int, default=250, help="scenes per held-out split (4 questions each)")
+                   help="comma-separated question kinds trained and scored (stage 2; stage 1 learns its BPE from "
+                        "their texts too), of " + ",".join(KINDS) + " (positions, two objects' cells in the order "
+                        "asked, is off by default: see BENCHMARKS.md)")
+    p.add_argument("--eval-scenes", type=int, default=250,
+                   help="scenes per held-out split (--questions-per-scene each, where the kinds apply)")
     p.add_argument("--extra", default="", help="comma-separated image_qa sources mixed in: digits,fashion-mnist")
     p.add_argument("--extra-limit", type=int, default=1000, help="images per extra source")
     add_training_arguments(p, steps=1000, batch_size=64, lr=3e-3, warmup=50, weight_decay=0.05,
@@ -121,7 +125,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.kinds = tuple(k for k in args.kinds.split(",") if k)
     unknown = [k for k in args.kinds if k not in KINDS]
     if unknown or not args.kinds:
-        raise SystemExit(f"--kinds {','.join(args.kinds)}: expected a non-empty subset of {','.join(KINDS)}")
+        raise SystemExit(f"--kinds {','.join(args.kinds)}: unknown {unknown or 'none given'}; expected a non-empty "
+                         f"subset of {','.join(KINDS)}")
+    saved = load_prompt_format(model_dir(args.init), PROMPT_FORMAT) if args.init else PROMPT_FORMAT
+    args.prompt_format = PROMPTS[args.prompt] if args.prompt else saved
+    if args.prompt_format != saved:
+        print(f"--prompt {args.prompt}: {args.init} was trained with {saved!r}", flush=True)
     return args
 
 
@@ -209,7 +218,7 @@ def datasets(args, split: str, mode: str, image_size: int, transform, num_scenes
     scenes = args.scenes if split == "train" else args.eval_scenes
     sets = [ShapeScenes(split, num_scenes or scenes, image_size=image_size, mode=mode, transform=transform,
                         questions_per_scene=args.questions_per_scene, kinds=args.kinds,
-                        prompt_format=PROMPTS[args.prompt],
+                        prompt_format=args.prompt_format,
                         cache_images=split == "train")]
     sets += [LabelledImageQA(source, split, image_size=image_size, mode=mode, transform=transform,
                              limit=args.extra_limit) for source in (args.extra if split == "train" else ())]
@@ -328,13 +337,14 @@ def main(argv=None) -> dict:
         return {}
     model.eval()
     summary = {"stage": args.stage, "model": args.init or args.model, "tower": args.tower or "random",
+               "kinds": list(args.kinds), "prompt_format": args.prompt_format,
                "steps": result.step, "train_loss": result.train_loss, "wall_s": result.wall_time,
                "train_items": len(train_set)}
     summary.update(evaluate_held_out(model, args, held_out, processor, collate, out))
     model.save_pretrained(out / "model")
     tokenizer.save(out / "model")
     save_preprocess_config(pre, out / "model")
-    save_prompt_format(PROMPTS[args.prompt], out / "model")
+    save_prompt_format(args.prompt_format, out / "model")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"({result.wall_time:.0f} s)")
     return summary

@@ -36,6 +36,9 @@ def test_speech_set_spec_augment_masks_the_training_mels_only_as_they_are_read()
     item = masked[0]
     assert item["tokens"] == plain[0]["tokens"] and torch.equal(masked.mels, plain.mels)  # the stored mels stay
     mel, reference = item["mel"], plain[0]["mel"]  # (80, frames)
+    n = masked.frames[0]
+    assert 0 < n < 1000 and reference[:, n:].abs().max() == 0 and torch.equal(mel[:, n:], reference[:, n:])
+    mel, reference = mel[:, :n], reference[:, :n]  # the clip's frames: the masks go there
     changed = mel != reference
     bins = changed.all(1)                 # frequency masks: whole bins
     frames = changed[~bins].all(0)        # time masks: whole frames of the other bins
@@ -44,4 +47,10 @@ def test_speech_set_spec_augment_masks_the_training_mels_only_as_they_are_read()
     # no time shift: outside the masks every value is where it was
     assert not changed[~bins][:, ~frames].any()
     torch.manual_seed(0)
-    assert torch.equal(masked[0]["mel"], mel)  # the global generator decides: a resumed run draws the same
+    assert torch.equal(masked[0]["mel"][:, :n], mel)  # the global generator decides: a resumed run draws the same
+    # frequency and time are not swapped: time masks only (wider than the 80 bins) change whole frames
+    time_only = SpeechSet(rows, root, tokenizer, 1000, 80, 64,
+                          spec_augment=SpecAugment(shift=0, masks=1, freq_width=0, time_width=n))
+    torch.manual_seed(1)
+    changed = time_only[0]["mel"] != plain[0]["mel"]
+    assert changed.any() and torch.equal(changed, changed.any(0, keepdim=True).expand_as(changed))

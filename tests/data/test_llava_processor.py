@@ -198,12 +198,15 @@ def test_prompt_format_round_trips_and_bad_ones_are_named(tmp_path):
     assert load_prompt_format(tmp_path, "{question} {image}") == "{question} {image}"  # none saved: the default
     save_prompt_format("{image}\n{question}\nanswer:", tmp_path)
     assert load_prompt_format(tmp_path, "{question} {image}") == "{image}\n{question}\nanswer:"
-    for bad in ("{question} only", "{image} {image} {question}", 3):
-        with pytest.raises(ValueError, match="expected one {question} and one {image} slot"):
+    assert check_prompt_format("{question}\n{image}\n{question}") == "{question}\n{image}\n{question}"
+    for bad in ("{question} only", "{image} {image} {question}", "{image} {question} {answer}", "{image {question}",
+                3):
+        with pytest.raises(ValueError, match="expected one {image} slot, one or more {question} slots"):
             check_prompt_format(bad)
-    with pytest.raises(ValueError, match="no image"):
+    with pytest.raises(ValueError, match="expected one {image} slot"):
         save_prompt_format("no image: {question}", tmp_path)
     assert load_prompt_format(tmp_path, "") == "{image}\n{question}\nanswer:"  # the saved one was not replaced
-    (tmp_path / PROMPT_FILE).write_text('{"prompt_format": "{question}"}')
-    with pytest.raises(ValueError, match="prompt format '{question}'"):
-        load_prompt_format(tmp_path, "")
+    for stored in ('{"prompt_format": "{question}"}', '{"format": "{image}{question}"}', "not json"):
+        (tmp_path / PROMPT_FILE).write_text(stored)
+        with pytest.raises(ValueError, match=f"{PROMPT_FILE}: expected"):
+            load_prompt_format(tmp_path, "")

@@ -215,7 +215,10 @@ def test_answers_are_short_normalised_and_balanced(train):
     for i in range(len(train)):
         sample = train[i]
         assert isinstance(sample, Sample) and sample.prompt.count(IMAGE_MARKER) == 1
-        assert 1 <= len(sample.answer.split()) <= (5 if sample.kind == "positions" else 2)
+        if sample.kind == "positions":
+            assert 3 <= len(sample.answer.split()) <= 5 and " and " in sample.answer
+        else:
+            assert 1 <= len(sample.answer.split()) <= 2
         assert normalize_answer(sample.answer) == sample.answer
         answers[(sample.kind, sample.answer)] += 1
     kinds = Counter(kind for kind, _ in answers.elements())

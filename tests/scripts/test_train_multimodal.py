@@ -11,9 +11,10 @@ import zoo
 from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform
 from data.scene_dataset import ShapeScenes
-from data.scenes import KINDS, PROMPT_FORMAT, normalize_answer
+from data.scenes import DEFAULT_KINDS, PROMPT_FORMAT, normalize_answer
 from data.tokenization import load_tokenizer
 from tests.helpers import load_script, stop_after_checkpoint
+from zoo.generation import GenerationConfig
 
 train_multimodal = load_script("train_multimodal")
 TINY = ["--scenes", "60", "--eval-scenes", "4", "--batch-size", "16", "--vocab-size", "300", "--warmup", "2",
@@ -57,7 +58,7 @@ def test_stage2_learns_resumes_and_answers_through_the_public_api(stage1, tmp_pa
     assert summary == json.loads((straight / "summary.json").read_text())
     for split in ("val", "test"):
         scores = summary[f"{split}_acc"]
-        assert 0.0 <= scores["overall"] <= 1.0 and set(scores) - {"overall"} <= set(KINDS)
+        assert 0.0 <= scores["overall"] <= 1.0 and set(scores) - {"overall"} <= set(DEFAULT_KINDS)
 
     resumed = tmp_path / "resumed"
     stop_after_checkpoint(monkeypatch, lambda: train_multimodal.main([*args, "--save-every", "25", "--out",
@@ -145,18 +146,40 @@ def test_same_script_under_torchrun_ddp(stage1, tmp_path):
 
 def test_kinds_and_prompt_choose_what_is_asked_and_how(stage1, tmp_path):
     """--kinds trains and scores those kinds alone; --prompt puts the image where it says, in training, in the
-    scoring and in the saved model's prompt_format.json, which scripts/chat.py reads."""
+    scoring and in the saved model's prompt_format.json, which scripts/chat.py follows; stage 2 takes --init's
+    format unless told."""
+    from data.llava_processor import PROMPT_FILE, load_prompt_format, save_prompt_format
+
     chat = load_script("chat")
+    assert json.loads((stage1 / "model" / PROMPT_FILE).read_text()) == {"prompt_format": PROMPT_FORMAT}
     out = tmp_path / "run"
-    summary = train_multimodal.main([*TINY, "--stage", "2", "--init", str(stage1), "--steps", "2", "--eval-every",
-                                     "0", "--kinds", "positions,relation", "--prompt", "image-first", "--out", str(out)])
+    args = [*TINY, "--stage", "2", "--steps", "2", "--eval-every", "0", "--kinds", "positions,relation"]
+    summary = train_multimodal.main([*args, "--init", str(stage1), "--prompt", "image-first", "--out", str(out)])
     rows = [json.loads(line) for line in (out / "answers.jsonl").read_text().splitlines()]
     assert rows and {r["kind"] for r in rows} <= {"positions", "relation"} and set(summary["val_acc"]) > {"overall"}
+    assert summary["kinds"] == ["positions", "relation"]
     assert all(r["prompt"].startswith("<image>\n") and r["prompt"].endswith("?\nanswer:") for r in rows)
-    assert any(" and " in r["answer"] for r in rows if r["kind"] == "positions")
-    *_, prompt_format = chat.load(str(out / "model"))
-    assert prompt_format == train_multimodal.PROMPTS["image-first"]
-    _, _, _, default = chat.load(str(stage1 / "model"))
-    assert default == PROMPT_FORMAT  # stage 1 too saves what it trained with: the default
-    with pytest.raises(SystemExit, match="--kinds where: expected a non-empty subset of colour,shape"):
-        train_multimodal.parse_args(["--stage", "1", "--kinds", "where"])
+    assert all(" and " in r["answer"] and 3 <= len(r["answer"].split()) <= 5 for r in rows if r["kind"] == "positions")
+    model, processor, size, prompt_format = chat.load(str(out / "model"))
+    assert prompt_format == summary["prompt_format"] == train_multimodal.PROMPTS["image-first"]
+    conversation = chat.Conversation(model, processor, chat.load_image("scene:val:0", size),
+                                     GenerationConfig(max_new_tokens=2), prompt_format=prompt_format)
+    ids = conversation._turn_ids("where is the red circle?")
+    start = 1 if processor.bos_id is not None else 0
+    assert ids[start:start + model.num_image_tokens] == [model.config.image_token_id] * model.num_image_tokens
+    # stage 2 from the image-first model, no --prompt: its format; every --prompt is a format the model can keep
+    again = train_multimodal.main([*args, "--init", str(out), "--out", str(tmp_path / "again")])
+    assert again["prompt_format"] == prompt_format
+    for name, prompt_format in train_multimodal.PROMPTS.items():
+        save_prompt_format(prompt_format, tmp_path)
+        assert load_prompt_format(tmp_path, "") == prompt_format, name
+
+
+def test_bad_kinds_are_named():
+    with pytest.raises(SystemExit, match=r"--kinds colour,positons: unknown \['positons'\]; expected a non-empty"):
+        train_multimodal.parse_args(["--stage", "1", "--kinds", "colour,positons"])
+
+
+def test_default_sets_ask_the_six_measured_kinds():
+    items = ShapeScenes("train", 40).items
+    assert items and {qa.kind for _, qa in items} == set(DEFAULT_KINDS)
