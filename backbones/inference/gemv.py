@@ -162,6 +162,10 @@ def _register_fake() -> None:
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
         return q.new_empty(q.shape)
 
+    @torch.library.register_fake("zoo::bf16_attention_lse")
+    def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool):
+        return q.new_empty(q.shape), q.new_empty(q.shape[:-1], dtype=torch.float32)
+
 
 def loaded() -> bool:
     """Whether the zoo operators are built and loaded in this process (available() was asked and succeeded):

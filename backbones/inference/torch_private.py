@@ -38,6 +38,8 @@ APIS: dict[str, tuple[str, Callable[[], bool]]] = {
     "torch.ops.mkldnn._is_mkldnn_bf16_supported": ("whether oneDNN runs bf16 on this CPU", _mkldnn),
     "torch.ops.mkl._mkl_linear": ("MKL's packed GEMM (fp32, many rows)", _mkl),
     "torch.ops.mkl._mkl_reorder_linear_weight": ("packs a weight for MKL's packed GEMM", _mkl),
+    "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward": (
+        "the backward of zoo::bf16_attention's training forward: torch's CPU flash backward", _always),
     "torch._C._is_any_autocast_enabled": ("one cheap autocast test per call, for every device", _always),
     "torch._check": ("zoo::gemv's shape function checks its inputs while tracing", _always),
     "torch.utils.cpp_extension._get_build_directory": ("where a killed build left its lock", _always),
@@ -104,6 +106,14 @@ def mkl_linear(x: torch.Tensor, packed: torch.Tensor, weight: torch.Tensor, bias
                rows: int) -> torch.Tensor:
     """x (..., K) -> (..., N) through MKL's packed GEMM; `weight` is the unpacked original it falls back to."""
     return torch.ops.mkl._mkl_linear(x, packed, weight, bias, rows)
+
+
+def flash_attention_backward(grad_out: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                             out: torch.Tensor, logsumexp: torch.Tensor, causal: bool, scale: float):
+    """(dq, dk, dv) of out = softmax(q k^T * scale [causal, top-left]) v, q/k/v/out (B, H, T, Dh), from out and
+    each row's log-sum-exp (B, H, Tq) fp32, through torch's CPU flash-attention backward kernel."""
+    return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(
+        grad_out, q, k, v, out, logsumexp, 0.0, causal, scale=scale)
 
 
 def build_directory(name: str) -> str:

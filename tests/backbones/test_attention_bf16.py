@@ -76,14 +76,20 @@ def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
     attend(q, k, v)
     attend(q, k, v, causal=True)
     attend(q[:, :, :20], k, v, causal=True)  # a prompt's second chunk after a cached first
-    assert len(calls) == 3
+    # training (sdpa: auto picks math for bf16 training over up to 256 keys): torch's flash backward takes these
+    attend(q.clone().requires_grad_(), k, v, causal=True, backend="sdpa")
+    assert len(calls) == 4
     others = [lambda: attend(q, k, v, mask=torch.ones(1, 1, 40, 40, dtype=torch.bool)),
               lambda: attend(q, k, v, backend="math"), lambda: attend(q[:, :, :16], k, v),
               lambda: attend(q.float(), k.float(), v.float()), lambda: attend(q[..., :48], k[..., :48], v[..., :48]),
-              lambda: attend(q.clone().requires_grad_(), k, v), lambda: attend(q, k, v, dropout_p=0.1)]
+              lambda: attend(q.clone().requires_grad_(), k[:, :2], v[:, :2], backend="sdpa"),
+              lambda: attend(q[:, :, :20].clone().requires_grad_(), k, v, causal=True, backend="sdpa"),
+              lambda: attend(q, k, v, dropout_p=0.1)]
     for run in others:
         run()
-    assert len(calls) == 3  # masked, math, 16 rows (the decoding kernel's), fp32, width 48, gradients, dropout
+    # masked, math, 16 rows (the decoding kernel's), fp32, width 48, gradients through grouped heads or a
+    # bottom-right causal mask (torch's backward has neither), dropout
+    assert len(calls) == 4
 
 
 def test_not_used_before_the_operators_are_loaded(monkeypatch):
@@ -109,3 +115,43 @@ def test_traced_by_torch_compile_in_one_graph():
     compiled = torch.compile(lambda q, k, v: attend(q, k, v, causal=True) * 2, backend="aot_eager", fullgraph=True)
     with torch.no_grad():
         assert torch.equal(compiled(q, k, v), attend(q, k, v, causal=True) * 2)
+
+
+def test_log_sum_exp_of_each_row():
+    """zoo::bf16_attention_lse: the same output, and each row's log-sum-exp of its scaled scores (what torch's
+    flash backward reads) within fp32 rounding of the exact one; causal rows count only the keys they see."""
+    for causal in (False, True):
+        q, k, v = inputs(2, 3, 3, 41, 41, 64, seed=4)
+        out, lse = torch.ops.zoo.bf16_attention_lse(q, k, v, 0.125, causal)
+        assert torch.equal(out, torch.ops.zoo.bf16_attention(q, k, v, 0.125, causal))
+        scores = (q.double() @ k.double().transpose(-1, -2)) * 0.125
+        if causal:
+            scores = scores.masked_fill(~causal_mask(41, 41, None), float("-inf"))
+        assert lse.dtype == torch.float32 and lse.shape == (2, 3, 41)
+        torch.testing.assert_close(lse.double(), torch.logsumexp(scores, -1), rtol=0, atol=1e-4)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_training_gradients_are_as_close_to_exact_as_torch_bf16_kernel(causal, monkeypatch):
+    """With gradients attend() runs our forward and torch's CPU flash backward from its log-sum-exp: each of
+    dq, dk and dv is as close to the fp64 gradient as torch's bf16 SDPA's (same backward kernel, our forward)
+    plus a sixteenth of a bf16 ulp of the largest."""
+    q, k, v = inputs(2, 4, 4, 300, 300, 64, seed=5)  # over 256 keys: auto picks sdpa for bf16 training
+    grad = torch.randn(2, 4, 300, 64, generator=torch.Generator().manual_seed(6)).bfloat16()
+
+    def grads(fn, dtype):
+        leaves = [t.detach().to(dtype).requires_grad_() for t in (q, k, v)]
+        fn(*leaves).backward(grad.to(dtype))
+        return [t.grad.double() for t in leaves]
+
+    exact_grads = grads(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal), torch.float64)
+    torch_grads = grads(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal), torch.bfloat16)
+    calls = []
+    original = attention_kernel.torch_private.flash_attention_backward
+    monkeypatch.setattr(attention_kernel.torch_private, "flash_attention_backward",
+                        lambda *a: calls.append(1) or original(*a))
+    ours = grads(lambda q, k, v: attend(q, k, v, causal=causal), torch.bfloat16)
+    assert calls == [1]  # our forward's backward ran
+    for name, want, theirs, got in zip("qkv", exact_grads, torch_grads, ours):
+        ours_error, torch_error = (got - want).abs().max().item(), (theirs - want).abs().max().item()
+        assert ours_error <= torch_error + want.abs().max().item() * 2 ** -12, (name, ours_error, torch_error)

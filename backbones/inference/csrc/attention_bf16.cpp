@@ -15,7 +15,8 @@
 //   (fp32) and rounded to bf16 once.
 // Memory: the packed copies of k and v, and per thread kTileRows rows of scores and probabilities (6 bytes
 // a key a row), so it grows with Tk, never Tq x Tk. Like every AVX512-BF16 dot product it treats denormal inputs as zero.
-// Registered as zoo::bf16_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor.
+// Registered as zoo::bf16_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor, and as
+// zoo::bf16_attention_lse (the same, and each row's log-sum-exp: the forward of a training step).
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <c10/util/BFloat16.h>
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -95,14 +97,15 @@ void scores_tile(const std::uint16_t* q, const std::uint16_t* kp, int64_t blocks
 }
 
 // One row's softmax numerators: p[j] = bf16(exp(s[j] - max)) for j < valid, 0 for valid <= j < width (width
-// even); returns the fp32 sum of the exps.
-float softmax_row(const float* s, int64_t valid, int64_t width, std::uint16_t* p) {
+// even); returns the fp32 sum of the exps, and the max in *row_max.
+float softmax_row(const float* s, int64_t valid, int64_t width, std::uint16_t* p, float* row_max) {
   __m512 m = _mm512_set1_ps(-INFINITY);
   int64_t j = 0;
   for (; j + 16 <= valid; j += 16) m = _mm512_max_ps(m, _mm512_loadu_ps(s + j));
   const __mmask16 tail = static_cast<__mmask16>((1u << (valid - j)) - 1);
   if (j < valid) m = _mm512_mask_max_ps(m, tail, m, _mm512_maskz_loadu_ps(tail, s + j));
-  const __m512 top = _mm512_set1_ps(_mm512_reduce_max_ps(m));
+  *row_max = _mm512_reduce_max_ps(m);
+  const __m512 top = _mm512_set1_ps(*row_max);
   __m512 total = _mm512_setzero_ps();
   for (j = 0; j + 16 <= valid; j += 16) {
     const __m512 e = exp16(_mm512_sub_ps(_mm512_loadu_ps(s + j), top));
@@ -170,8 +173,10 @@ void pack_values(const std::uint16_t* v, int64_t step, int64_t tk, int64_t dh, s
   }
 }
 
-at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale,
-                          bool causal) {
+// out, and (with_lse) each row's log-sum-exp of its scaled scores, (B, H, Tq) fp32: what torch's CPU flash
+// backward reads (attention_kernel.py trains through it).
+std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                             double scale, bool causal, bool with_lse) {
   check_attention_shapes("zoo::bf16_attention", q, k, v);
   TORCH_CHECK(q.scalar_type() == at::kBFloat16 && k.scalar_type() == at::kBFloat16 &&
               v.scalar_type() == at::kBFloat16, "zoo::bf16_attention: q, k and v must all be bfloat16, got q ",
@@ -202,12 +207,14 @@ at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Te
     }
   });
   at::Tensor out = at::empty({b, h, tq, dh}, q.options());
+  at::Tensor lse = at::empty({with_lse ? b : 0, h, tq}, q.options().dtype(at::kFloat));
+  float* lse_data = with_lse ? lse.data_ptr<float>() : nullptr;
   const auto* qdata = static_cast<const std::uint16_t*>(q.const_data_ptr());
   auto* odata = static_cast<std::uint16_t*>(out.data_ptr());
   const int64_t tiles = (tq + kTileRows - 1) / kTileRows, group = h / hkv, offset = tk - tq;
   const float sc = static_cast<float>(scale);
   at::parallel_for(0, b * h * tiles, 1, [&](int64_t begin, int64_t end) {
-    std::vector<float> s(kTileRows * padded), sums(kTileRows);
+    std::vector<float> s(kTileRows * padded), sums(kTileRows), maxes(kTileRows);
     std::vector<std::uint16_t> p(kTileRows * padded), qt(kTileRows * dh), ot(kTileRows * dh);
     for (int64_t task = begin; task < end; ++task) {
       const int64_t bh = task / tiles, t0 = (task % tiles) * kTileRows, bi = bh / h, hi = bh % h;
@@ -223,7 +230,7 @@ at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Te
                              s.data(), padded);
       for (int64_t r = 0; r < kTileRows; ++r) {
         const int64_t valid = r < rows ? (causal ? std::min(tk, t0 + r + offset + 1) : tk) : 1;
-        sums[r] = softmax_row(s.data() + r * padded, valid, width, p.data() + r * padded);
+        sums[r] = softmax_row(s.data() + r * padded, valid, width, p.data() + r * padded, &maxes[r]);
       }
       const std::uint16_t* values = vp + kv * packed;
       for (int64_t d0 = 0; d0 < dh; d0 += 32) {
@@ -231,15 +238,32 @@ at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Te
       }
       std::uint16_t* orow = odata + (bh * tq + t0) * dh;
       std::memcpy(orow, ot.data(), rows * dh * sizeof(std::uint16_t));
+      if (lse_data != nullptr) {
+        for (int64_t r = 0; r < rows; ++r) lse_data[bh * tq + t0 + r] = maxes[r] + std::log(sums[r]);
+      }
     }
   });
-  return out;
+  return {out, lse};
+}
+
+at::Tensor bf16_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double scale,
+                          bool causal) {
+  return std::get<0>(attention(q, k, v, scale, causal, false));
+}
+
+std::tuple<at::Tensor, at::Tensor> bf16_attention_lse(const at::Tensor& q, const at::Tensor& k,
+                                                      const at::Tensor& v, double scale, bool causal) {
+  return attention(q, k, v, scale, causal, true);
 }
 
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(zoo, m) {
   m.def("bf16_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor");
+  m.def("bf16_attention_lse(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> (Tensor, Tensor)");
 }
 
-TORCH_LIBRARY_IMPL(zoo, CPU, m) { m.impl("bf16_attention", &bf16_attention); }
+TORCH_LIBRARY_IMPL(zoo, CPU, m) {
+  m.impl("bf16_attention", &bf16_attention);
+  m.impl("bf16_attention_lse", &bf16_attention_lse);
+}
