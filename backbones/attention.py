@@ -11,7 +11,9 @@ of three backends, tried in priority order as xformers' fmha dispatcher does:
   inputs go to our kernels instead (backbones/inference/attention_kernel.py):
   decoding shapes in fp32 or bf16 (1-16 query rows over a cache, no mask) to
   zoo::decode_attention, and more rows in bf16 (no mask or causal) on an
-  AVX512-BF16 CPU to zoo::bf16_attention.
+  AVX512-BF16 CPU to zoo::bf16_attention, with gradients too (our forward,
+  torch's flash backward) where Hkv == H and a causal call has Tq == Tk;
+  `auto` sends bf16 CPU training over up to 256 keys to math instead.
 - `math`: the explicit formula; always available, the test oracle for the
   others, and the only one that can return the attention weights.
 

@@ -6,7 +6,8 @@ row per utterance with "audio", "text", "label", "voice", "source", "split", "se
     train = SpeechSet(select(rows, "train"), root, tokenizer, window_frames=1000, n_mels=80)  # Whisper's
 
 Features are computed once, when a set is built (the sets are small, and the builder already wrote the
-augmented training copies), so an epoch costs only the model. Transcripts are normalised the same way for
+augmented training copies), so an epoch costs only the model (and, with spec_augment, each training item's
+masks as it is read). Transcripts are normalised the same way for
 training and for scoring (`normalize_text`): lower case, letters, digits and apostrophes.
 """
 from __future__ import annotations

@@ -14,11 +14,12 @@ Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generat
 split (unseen layouts) and the "test" split (unseen phrasings and colour-shape pairs).
 
 Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
-cell, a 4 x 128 LLaMA. Prompts put the question before the image (data.scenes.PROMPT_FORMAT; --prompt), so the
-image tokens can read it. The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as train_text.py and
+cell, a 4 x 128 LLaMA. By default prompts put the question before the image (data.scenes.PROMPT_FORMAT), so
+the image tokens can read it; --prompt image-first / question-twice change that (stage 2 takes --init's
+prompt_format.json unless told). The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as train_text.py and
 train_audio.py learn theirs) trained on the train split's texts only (captions, questions, answers), by stage
 1, and carried from there: model/ holds it beside the weights (tokenizer.json), with preprocess_config.json
-for the pixels, which is what scripts/chat.py loads. The training scenes' pixels are kept once made
+for the pixels and prompt_format.json, which is what scripts/chat.py loads. The training scenes' pixels are kept once made
 (ShapeScenes' cache_images: 28 KB a scene).
 
 The tower: random weights by default (frozen in both stages, as LLaVA's), read at layer 0: a fixed random
@@ -52,7 +53,7 @@ never learns: --kinds positions,relation shows why (the model finds both objects
 first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the question kinds (positions is off by
 default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
-Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (stage 2: accuracy per
+Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt format; stage 2: accuracy per
 kind on val and test), answers.jsonl (stage 2: each held-out answer) and model/ (save_pretrained +
 tokenizer.json + preprocess_config.json + prompt_format.json).
 """

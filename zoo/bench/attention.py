@@ -211,7 +211,8 @@ def report(rows: list[dict], config: Sweep) -> str:
     head = (f"\nattend() per backend, {config.device}{threads}, {str(config.dtype).removeprefix('torch.')}, batch "
             f"{config.batch}; median of {config.repeats} after a warm-up{fewer}{train}, interquartile range in "
             f"brackets. sdpa (zoo::bf16_attention): attend()'s sdpa backend hands that forward to our kernel "
-            f"(backbones/inference/attention_kernel.py; its backward stays torch's). \"peak\": memory the "
+            f"(backbones/inference/attention_kernel.py; with gradients too where kv heads equal query heads, its "
+            f"backward torch's flash kernel's). \"peak\": memory the "
             f"forward allocated above its inputs ({probe}); TFLOP/s counts the two products only (causal: half)\n")
     cells = []
     for r in rows:
