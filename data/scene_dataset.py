@@ -13,8 +13,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from data.scenes import (DEFAULT_KINDS, IMAGE_MARKER, KINDS, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, draw_scene,
-                         make_caption, make_questions, make_scene)
+from data.scenes import (DEFAULT_KINDS, IMAGE_MARKER, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, check_kinds,
+                         draw_scene, make_caption, make_questions, make_scene)
 
 
 class ShapeScenes(torch.utils.data.Dataset):
@@ -30,9 +30,7 @@ class ShapeScenes(torch.utils.data.Dataset):
                  prompt_format: str = PROMPT_FORMAT, cache_images: bool = False):
         if mode not in ("qa", "caption"):
             raise ValueError(f"mode must be 'qa' or 'caption', got {mode!r}")
-        unknown = [k for k in kinds if k not in KINDS]
-        if unknown or not kinds:
-            raise ValueError(f"kinds {list(kinds)}: expected a non-empty subset of {KINDS}")
+        check_kinds(kinds)
         if num_scenes < 0 or questions_per_scene < 1:
             raise ValueError(f"num_scenes must be >= 0 and questions_per_scene >= 1, got {num_scenes} and "
                              f"{questions_per_scene}")

@@ -114,6 +114,16 @@ TEMPLATES: dict[str, tuple[str, ...]] = {kind: phrasings for kind, (phrasings, _
 HELD_OUT_TEMPLATES = frozenset(f"{kind}/{t}" for kind, (_, held) in _COMPOSED.items() for t in held)
 
 
+def check_kinds(kinds) -> tuple[str, ...]:
+    """kinds as a tuple, or ValueError naming the unknown ones."""
+    kinds = tuple(kinds)
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise ValueError(f"kinds {','.join(kinds)}: unknown {unknown or 'none given'}; expected a non-empty subset "
+                         f"of {','.join(KINDS)}")
+    return kinds
+
+
 def phrasings(kind: str, split: str) -> tuple[int, ...]:
     """Indices into TEMPLATES[kind] that `split` asks with: the held-out ones for "test", the others else."""
     return tuple(t for t in range(len(TEMPLATES[kind])) if (f"{kind}/{t}" in HELD_OUT_TEMPLATES) == (split == "test"))

@@ -13,7 +13,8 @@ drawn at the model's image size.
 
 The conversation lives in one decoding Session (zoo.generation) on the model bound to its image
 (`Llava.bind_images`): the image is encoded and spliced once, at the first turn's prefill; every later turn
-(the model's prompt format with its image slot empty: "{question}\\n\\nanswer:" by default) is appended to the same KV cache after the previous answer and its end token, so
+(the model's prompt format with its image slot empty: "{question}\\n\\nanswer:" by default) is appended to
+the same KV cache after the previous answer and its end token, so
 nothing is re-encoded or re-read. When the cache (the model's positions) cannot hold another turn, the
 conversation starts again from the image and the new question (said on stderr).
 """

@@ -16,11 +16,11 @@ split (unseen layouts) and the "test" split (unseen phrasings and colour-shape p
 Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
 cell, a 4 x 128 LLaMA. By default prompts put the question before the image (data.scenes.PROMPT_FORMAT), so
 the image tokens can read it; --prompt image-first / question-twice change that (stage 2 takes --init's
-prompt_format.json unless told). The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as train_text.py and
-train_audio.py learn theirs) trained on the train split's texts only (captions, questions, answers), by stage
-1, and carried from there: model/ holds it beside the weights (tokenizer.json), with preprocess_config.json
-for the pixels and prompt_format.json, which is what scripts/chat.py loads. The training scenes' pixels are kept once made
-(ShapeScenes' cache_images: 28 KB a scene).
+prompt_format.json unless told). The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as
+train_text.py and train_audio.py learn theirs) trained on the train split's texts only (captions, questions,
+answers), by stage 1, and carried from there: model/ holds it beside the weights (tokenizer.json), with
+preprocess_config.json for the pixels and prompt_format.json, which is what scripts/chat.py loads. The
+training scenes' pixels are kept once made (ShapeScenes' cache_images: 28 KB a scene).
 
 The tower: random weights by default (frozen in both stages, as LLaVA's), read at layer 0: a fixed random
 projection of each cell's pixels, layer-normed. A random tower sees enough: a logistic-regression probe on
@@ -53,9 +53,9 @@ never learns: --kinds positions,relation shows why (the model finds both objects
 first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the question kinds (positions is off by
 default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
-Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt format; stage 2: accuracy per
-kind on val and test), answers.jsonl (stage 2: each held-out answer) and model/ (save_pretrained +
-tokenizer.json + preprocess_config.json + prompt_format.json).
+Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt
+format; stage 2: accuracy per kind on val and test), answers.jsonl (stage 2: each held-out answer) and model/
+(save_pretrained + tokenizer.json + preprocess_config.json + prompt_format.json).
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ from data.llava_processor import (CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_tran
                                   save_prompt_format)
 from data.loader import BatchStream, iterate_once
 from data.scene_dataset import ShapeScenes
-from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, normalize_answer
+from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, check_kinds, normalize_answer
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
@@ -123,14 +123,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.init and (args.tower or args.tower_positions != "random"):
         raise SystemExit("--tower and --tower-positions start a new model (stage 1); --init already holds a tower")
     args.extra = [s for s in args.extra.split(",") if s]
-    args.kinds = tuple(k for k in args.kinds.split(",") if k)
-    unknown = [k for k in args.kinds if k not in KINDS]
-    if unknown or not args.kinds:
-        raise SystemExit(f"--kinds {','.join(args.kinds)}: unknown {unknown or 'none given'}; expected a non-empty "
-                         f"subset of {','.join(KINDS)}")
+    try:
+        args.kinds = check_kinds(k for k in args.kinds.split(",") if k)
+    except ValueError as e:
+        raise SystemExit(f"--{e}") from None
     saved = load_prompt_format(model_dir(args.init), PROMPT_FORMAT) if args.init else PROMPT_FORMAT
     args.prompt_format = PROMPTS[args.prompt] if args.prompt else saved
-    if args.prompt_format != saved:
+    if args.init and args.prompt_format != saved:
         print(f"--prompt {args.prompt}: {args.init} was trained with {saved!r}", flush=True)
     return args
 
