@@ -17,7 +17,7 @@ torch's are.
 
 `zoo::bf16_attention` takes what an encoder or a prompt asks for in bf16: more than 16 query rows, no mask or
 causal (bottom-right, as attend() aligns it), a head width that is a multiple of 32 up to 256, on a CPU with
-AVX512-BF16 (`bf16_applies()`); in training too, where its forward keeps each row's log-sum-exp and torch's
+AVX512-BF16 and without AMX (`bf16_applies()`; with AMX, torch's kernel is 2.5-3x faster); in training too, where its forward keeps each row's log-sum-exp and torch's
 CPU flash backward computes the gradients from it (same heads for keys as queries, causal with Tq == Tk).
 torch 2.10's CPU flash kernel runs bf16 there at its fp32 speed without AMX; ours does both products with the
 AVX512-BF16 dot product: whisper_tiny's encoder attention (6 heads x 1500 x 1500 x 64) 10.8 ms against torch's
@@ -30,6 +30,10 @@ import torch
 
 from backbones.inference import gemv, torch_private
 
+# Where the CPU has AMX, torch's CPU flash kernel runs bf16 on its tiles and is faster than ours: AST base's
+# 12 x 1214 x 1214 x 64 took 9.6 ms there against ours' 27.6 ms, and 12 x 256 x 256 x 64 0.38 against 1.19
+# (2-core AMX Xeon, torch 2.10). attend() then leaves bf16 encoder and prompt calls to torch.
+ROUTE_BF16 = not gemv.has_cpu_flag("amx_bf16")
 MAX_QUERIES = 16
 MAX_HEAD_DIM = 256
 KERNEL_DTYPES = (torch.float32, torch.bfloat16)  # both need AVX2 + FMA only: bf16 is widened on load
@@ -51,11 +55,12 @@ def applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: boo
 
 
 def bf16_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
-    """Whether attend() may hand these inputs to zoo::bf16_attention (see the module docstring): without a
-    gradient any of them, with one (training) the shapes torch's flash backward takes (as many kv heads as
-    query heads; causal only with Tq == Tk, where its top-left alignment is ours)."""
+    """Whether attend() may hand these inputs to zoo::bf16_attention (see the module docstring; never on an AMX
+    CPU, where torch's kernel is faster): without a gradient any of them, with one (training) the shapes torch's
+    flash backward takes (as many kv heads as query heads; causal only with Tq == Tk, where its top-left
+    alignment is ours)."""
     tq, tk, dh = q.shape[-2], k.shape[-2], q.shape[-1]
-    if not (mask is None and dropout_p == 0.0 and tq > MAX_QUERIES and (not causal or tq <= tk)
+    if not (ROUTE_BF16 and mask is None and dropout_p == 0.0 and tq > MAX_QUERIES and (not causal or tq <= tk)
             and dh % 32 == 0 and dh <= MAX_HEAD_DIM and q.is_cpu and q.dtype == k.dtype == v.dtype == torch.bfloat16
             and q.dim() == 4 and gemv.supports(torch.bfloat16) and gemv.loaded()):
         return False

@@ -95,6 +95,11 @@ _FLAGS = _read_cpu_flags()  # read once, at import: applies() runs inside torch.
 _SUPPORTED = {dtype: unsupported_reason(dtype) is None for dtype in _CPU_FLAGS}
 
 
+def has_cpu_flag(flag: str) -> bool:
+    """Whether /proc/cpuinfo lists `flag` (e.g. "amx_bf16") for this CPU."""
+    return flag in _FLAGS
+
+
 def supports(dtype: torch.dtype) -> bool:
     """Whether the kernel runs `dtype` on this CPU (not whether it is built: available() builds it)."""
     return _SUPPORTED.get(dtype, False)

@@ -69,6 +69,7 @@ def test_scale_and_strided_views():
 
 
 def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
     calls = []
     original = attention_kernel.bf16_attention
     monkeypatch.setattr(attention_kernel, "bf16_attention", lambda *a: calls.append(a) or original(*a))
@@ -90,6 +91,14 @@ def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
     # masked, math, 16 rows (the decoding kernel's), fp32, width 48, gradients through grouped heads or a
     # bottom-right causal mask (torch's backward has neither), dropout
     assert len(calls) == 4
+
+
+def test_left_to_torch_on_an_amx_cpu(monkeypatch):
+    """Where the CPU has AMX, torch's flash kernel is faster than ours: attend() never routes to it there."""
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", False)
+    q, k, v = inputs(1, 4, 4, 40, 40, 64, seed=2)
+    assert not attention_kernel.bf16_applies(q, k, v, None, False, 0.0)
+    assert not attention_kernel.bf16_applies(q.clone().requires_grad_(), k, v, None, True, 0.0)
 
 
 def test_not_used_before_the_operators_are_loaded(monkeypatch):
@@ -150,6 +159,7 @@ def test_training_gradients_are_as_close_to_exact_as_torch_bf16_kernel(causal, m
     original = attention_kernel.torch_private.flash_attention_backward
     monkeypatch.setattr(attention_kernel.torch_private, "flash_attention_backward",
                         lambda *a: calls.append(1) or original(*a))
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
     ours = grads(lambda q, k, v: attend(q, k, v, causal=causal), torch.bfloat16)
     assert calls == [1]  # our forward's backward ran
     for name, want, theirs, got in zip("qkv", exact_grads, torch_grads, ours):

@@ -140,3 +140,27 @@ def test_spectrogram_patches_are_ast_layout():
         embed(spec[0])
     with pytest.raises(TypeError, match="floating-point.*torch.int64"):
         embed(spec.long())
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_overlapping_bf16_patches_unfolded_equal_the_convolution(packed):
+    """In bf16 on the CPU overlapping patches are one matmul over the unfolded image (oneDNN's bf16 Conv2d is
+    slow there): the same values as the fp32 Conv2d up to bf16 rounding, under autocast (with gradients for the
+    weight and bias) or with bf16 weights, and the other grid a remainder leaves."""
+    embed = PatchEmbedding((36, 56), 16, 1, 12, stride=(10, 8))
+    x = images(c=1, h=40, w=56)
+    want = embed.proj(x)  # (2, 12, 3, 6), fp32
+    if packed:
+        got = embed.bfloat16().project(x.bfloat16())
+    else:
+        with torch.autocast("cpu", torch.bfloat16):
+            got = embed.project(x)
+    assert got.dtype == torch.bfloat16 and got.shape == want.shape
+    torch.testing.assert_close(got.float(), want, rtol=2e-2, atol=2e-2 * want.abs().max().item())
+    if not packed:
+        got.float().square().sum().backward()
+        grads = [embed.proj.weight.grad.clone(), embed.proj.bias.grad.clone()]
+        embed.zero_grad()
+        want.square().sum().backward()
+        for got_grad, want_grad in zip(grads, (embed.proj.weight.grad, embed.proj.bias.grad)):
+            torch.testing.assert_close(got_grad, want_grad, rtol=3e-2, atol=3e-2 * want_grad.abs().max().item())

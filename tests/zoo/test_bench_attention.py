@@ -9,7 +9,7 @@ import torch
 
 from tests.helpers import markdown_tables as table_rows
 from zoo.bench import attention
-from backbones.inference import gemv
+from backbones.inference import attention_kernel, gemv
 from zoo.bench.attention_memory import GIB, cpu_peak_bytes, math_forward_bytes, peak_bytes
 
 MIB = 2**20
@@ -146,10 +146,12 @@ def test_png_is_written(quick):
 
 
 @pytest.mark.skipif(gemv.unsupported_reason(torch.bfloat16) is not None, reason="no bf16 zoo operators here")
-def test_rows_name_our_kernel_where_sdpa_hands_the_forward_to_it():
-    """With the zoo operators loaded, bf16 sdpa forwards on an AVX512-BF16 CPU run zoo::bf16_attention: the row
-    and the table say so; fp32 and math rows name no kernel of ours."""
+def test_rows_name_our_kernel_where_sdpa_hands_the_forward_to_it(monkeypatch):
+    """With the zoo operators loaded, bf16 sdpa forwards on an AVX512-BF16 CPU without AMX run
+    zoo::bf16_attention: the row and the table say so; fp32 and math rows, and any row on an AMX CPU, name no
+    kernel of ours."""
     assert gemv.available(torch.bfloat16)
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
     case = attention.QUICK.cases[0]
     row = attention.measure("sdpa", 256, case, attention.QUICK)
     assert row["kernel"] == "zoo::bf16_attention" and row["forward_s"] > 0
@@ -157,3 +159,5 @@ def test_rows_name_our_kernel_where_sdpa_hands_the_forward_to_it():
     assert attention.measure("sdpa", 256, case, replace(attention.QUICK, dtype=torch.float32))["kernel"] is None
     [header, line] = table_rows(attention.report([row], attention.QUICK))[0]
     assert line[header.index("backend")] == "sdpa (zoo::bf16_attention)"
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", False)  # as on an AMX CPU
+    assert attention.measure("sdpa", 256, case, attention.QUICK)["kernel"] is None

@@ -79,8 +79,10 @@ def report(result: dict) -> str:
                for r in result["forward"]]),
         "\nceiling: the reference's time over the time it spends in GEMM, convolution and attention kernels "
         "(timing.ceiling), the most the same model on the same kernels could gain; ours goes past it where its "
-        "kernels are faster (bf16 attention on an AVX512-BF16 CPU: zoo::bf16_attention, at inference and as the "
-        "forward of a training step, whose backward is torch's flash kernel's).",
+        "kernels are faster: bf16 attention on an AVX512-BF16 CPU without AMX (zoo::bf16_attention, at inference "
+        "and as the forward of a training step, whose backward is torch's flash kernel's; with AMX torch's is "
+        "faster and attend() keeps it), and in bf16 the overlapping patch projection as one matmul over unfolded "
+        "patches where the reference runs oneDNN's slow one-channel bf16 convolution.",
         f"\nTraining step (forward + cross-entropy + backward + AdamW), batch {train_batch}\n",
         table(["dtype", "ours clips/s", "transformers clips/s", "ours/ref (IQR)", "target", "met", "ceiling"],
               [[r["dtype"], f"{r['ours_tok_s']:,.2f}", f"{r['ref_tok_s']:,.2f}", *ratio_cells(r, TARGETS[r["dtype"]]),

@@ -210,7 +210,8 @@ def report(rows: list[dict], config: Sweep) -> str:
     probe = "torch.profiler's allocation events" if cpu else "the CUDA allocator's peak"
     head = (f"\nattend() per backend, {config.device}{threads}, {str(config.dtype).removeprefix('torch.')}, batch "
             f"{config.batch}; median of {config.repeats} after a warm-up{fewer}{train}, interquartile range in "
-            f"brackets. sdpa (zoo::bf16_attention): attend()'s sdpa backend hands that forward to our kernel "
+            f"brackets. sdpa (zoo::bf16_attention): attend()'s sdpa backend hands that forward to our kernel on a CPU "
+            f"with AVX512-BF16 and without AMX "
             f"(backbones/inference/attention_kernel.py; with gradients too where kv heads equal query heads, its "
             f"backward torch's flash kernel's). \"peak\": memory the "
             f"forward allocated above its inputs ({probe}); TFLOP/s counts the two products only (causal: half)\n")
