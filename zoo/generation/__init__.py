@@ -56,7 +56,8 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     compile (greedy / sampling: the one-token steps run through torch.compile; the first call
     for a model and batch shape compiles, later ones reuse it).
     draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
-    same output as without it when greedy, same distribution when sampling.
+    same output as without it when greedy, same distribution when sampling. With pixel_values, a draft that
+    takes images (a smaller LLaVA) is bound to them too; a text-only draft sees the placeholder ids as tokens.
     """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
     if pixel_values is not None:
@@ -64,6 +65,8 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but {type(model).__name__} "
                              "takes no images: only a vision-language model (LLaVA) does")
         model = model.bind_images(pixel_values, input_ids.shape[0])
+        if draft_model is not None and hasattr(draft_model, "bind_images"):  # a smaller LLaVA sees them too
+            draft_model = draft_model.bind_images(pixel_values, input_ids.shape[0])
     if config.compile and (draft_model is not None or config.num_beams > 1):
         raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
                          "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from zoo.generation.conditioned import BoundDecoder
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import choose, ends_with_stop, next_token_probs
 from zoo.generation.session import Session, check_prompt
@@ -83,7 +84,7 @@ def _check(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config:
         raise ValueError(f"num_draft_tokens must be >= 1, got {num_draft_tokens}")
     if config.num_beams > 1:
         raise ValueError(f"speculative decoding does not combine with beam search; got num_beams={config.num_beams}")
-    if draft is target:
+    if _unbound(draft) is _unbound(target):
         raise ValueError("draft_model must be a different module from the target (each needs its own KV cache); "
                          "pass a copy (copy.deepcopy(model)) to draft with the same weights")
     if draft.vocab_size != target.vocab_size:
@@ -94,6 +95,11 @@ def _check(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config:
         check_prompt(draft, input_ids, config.max_new_tokens)
     except ValueError as error:
         raise ValueError(f"draft_model: {error}") from None
+
+
+def _unbound(model: nn.Module) -> nn.Module:
+    """The model a BoundDecoder (audio or images) wraps, else the model itself."""
+    return model.model if isinstance(model, BoundDecoder) else model
 
 
 def _verify(p: torch.Tensor, q: torch.Tensor | None, token: int, generator: torch.Generator | None) -> int | None:
