@@ -12,9 +12,9 @@ Sections (each prints a Markdown table with its targets beside the numbers; the 
             weight is read once per token (the LM head reads the whole tied embedding); ours as a %.
 4. bf16     our decoding with bf16 weights vs our fp32, batch 1.
 5. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Session.feed`).
-6. speculative  a gpt_tiny draft and a larger target trained on the shipped KJV extract by the
-            engine (scripts/train_text.py, run as a child process); greedy speculative vs plain greedy
-            target decoding.
+6. speculative  for GPT and LLaMA (--spec-families), a {family}_tiny draft and a larger target of the
+            same family trained on the shipped KJV extract by the engine (scripts/train_text.py, run
+            as a child process); greedy speculative vs plain greedy target decoding.
 
     python scripts/benchmark_generation.py              # the full run (35-50 min on 2 idle cores, compiling included)
     python scripts/benchmark_generation.py --quick      # smoke test, < 60 s

@@ -19,7 +19,9 @@ from zoo.bench.generation import SECTIONS
 from zoo.bench.generation import decode_bf16
 from zoo.bench.generation.bound import bytes_per_token
 from zoo.bench.generation.decode import check_same_tokens, first_calls_checked, first_difference
+from zoo.bench.generation import speculative
 from zoo.bench.generation.speculative import parse_overrides
+from tests.helpers import markdown_tables as table_rows
 
 
 class FakeClock:
@@ -202,3 +204,24 @@ def test_decode_bf16_is_a_section_and_says_why_where_bf16_is_emulated(monkeypatc
     assert text.startswith("\n### Greedy decoding in bf16")
     assert text.endswith(f"Skipped on this machine: {result['skipped']}.")
     assert "|" not in text
+
+
+def test_speculative_section_quick_for_each_family(tmp_path):
+    """The speculative section in quick mode: a draft and a target trained per family (a few steps), greedy
+    speculative output asserted equal to plain greedy inside run(), one table per family."""
+    p = argparse.ArgumentParser()
+    add_generation_arguments(p)
+    p.add_argument("--quick", action="store_true")
+    config = generation_config(p.parse_args(["--quick", "--spec-train-steps", "4", "--spec-k", "2",
+                                             "--spec-new-tokens", "8", "--spec-prompts", "1", "--spec-repeats", "1",
+                                             "--spec-train-dtype", "fp32", "--spec-dir", str(tmp_path)]))
+    result = speculative.run(config)
+    assert set(result["families"]) == {"gpt", "llama"}
+    text = speculative.report(result, config)
+    for family in ("gpt", "llama"):
+        s = result["families"][family]
+        assert (tmp_path / family / "target" / "model" / "config.json").exists()
+        assert 0.0 <= s["rows"][0]["acceptance_rate"] <= 1.0 and s["rows"][0]["tok_s"] > 0
+        assert f"### Speculative decoding (greedy), {family}: target" in text
+        [header, row] = [r for r in table_rows(text) if r[0][0] == "k"][["gpt", "llama"].index(family)]
+        assert header[:4] == ["k", "tok/s", "speed-up vs plain", "acceptance rate"] and row[0] == "2"

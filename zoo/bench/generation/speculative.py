@@ -1,6 +1,7 @@
-"""Speculative decoding (greedy): a gpt_tiny draft and a larger target, trained on the shipped KJV
-extract by scripts/train_text.py with the same tokenizer; speculative against plain greedy target
-decoding on held-out prompts, outputs asserted identical."""
+"""Speculative decoding (greedy), for each decoder family (GPT, LLaMA): a {family}_tiny draft and a larger
+target of the same family, trained on the shipped KJV extract by scripts/train_text.py with the same
+tokenizer; speculative against plain greedy target decoding on held-out prompts, outputs asserted
+identical."""
 from __future__ import annotations
 
 import json
@@ -51,8 +52,8 @@ def train_text(flags: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def train_models(config: GenerationBench, work: Path):
-    """Train the draft (gpt_tiny, its tokenizer trained on the way) and the target (gpt_tiny with
+def train_models(config: GenerationBench, work: Path, family: str):
+    """Train the draft ({family}_tiny, its tokenizer trained on the way) and the target ({family}_tiny with
     spec_target overrides, the SAME tokenizer) into `work`; reuse them if present there."""
     def common(steps: int) -> list[str]:
         return ["--data", str(KJV_EXTRACT), "--steps", str(steps), "--warmup", str(max(1, min(100, steps // 5))),
@@ -61,14 +62,15 @@ def train_models(config: GenerationBench, work: Path):
 
     wall = {}
     if not (work / "draft" / "model" / "config.json").exists():
-        wall["draft"] = train_text(["--model", "gpt_tiny", "--out", str(work / "draft"),
+        wall["draft"] = train_text(["--model", f"{family}_tiny", "--out", str(work / "draft"),
                                     *common(config.spec_draft_steps)])
     tokenizer = load_tokenizer(work / "draft" / "tokenizer")
     if not (work / "target" / "model" / "config.json").exists():
         start = time.perf_counter()
-        init = zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size, **parse_overrides(config.spec_target))
+        init = zoo.create_model(f"{family}_tiny", vocab_size=tokenizer.vocab_size,
+                                **parse_overrides(config.spec_target))
         init.save_pretrained(work / "target_init")
-        train_text(["--model", "gpt_tiny", "--init", str(work / "target_init"),
+        train_text(["--model", f"{family}_tiny", "--init", str(work / "target_init"),
                     "--tokenizer", str(work / "draft" / "tokenizer"), "--out", str(work / "target"),
                     *common(config.spec_train_steps)])
         wall["target"] = time.perf_counter() - start
@@ -93,8 +95,13 @@ def acceptance(target, draft, prompts: list[torch.Tensor], reference: list[torch
 
 
 def run(config: GenerationBench) -> dict:
+    """{"families": {family: its result}} for each of config.spec_families, each in its own folder."""
     work = Path(config.spec_dir or tempfile.mkdtemp(prefix="bench_spec_"))
-    models, tokenizer, summaries, wall = train_models(config, work)
+    return {"families": {family: run_family(config, work / family, family) for family in config.spec_families}}
+
+
+def run_family(config: GenerationBench, work: Path, family: str) -> dict:
+    models, tokenizer, summaries, wall = train_models(config, work, family)
     target, draft, n = models["target"], models["draft"], config.spec_new_tokens
     _, held_out = train_val_split(work / "draft" / "tokens.bin", config.gen_prompt, val_fraction=0.1)
     picks = [len(held_out) * (i + 1) // (config.spec_prompts + 1) for i in range(config.spec_prompts)]
@@ -117,21 +124,27 @@ def run(config: GenerationBench) -> dict:
              "pair_speedups": [p / s for p, s in zip(times["plain"], times[f"k={k}"])], **stats[k]}
             for k in config.spec_k]
     # via_generate: the timed calls go through the public generate(draft_model=) (kept in the JSON)
-    result = {"work_dir": str(work), "summaries": summaries, "train_wall_s": wall, "via_generate": True,
+    result = {"family": family, "work_dir": str(work), "summaries": summaries, "train_wall_s": wall,
+              "via_generate": True,
               "plain_tok_s": tokens / med["plain"], "draft_tok_s": tokens / med["draft_alone"], "rows": rows,
               "prompts": len(prompts), "new_tokens": n, "times": times,
               "sample": tokenizer.decode(reference[0][0].tolist()),
               "params_m": {k: sum(p.numel() for p in m.parameters()) / 1e6 for k, m in models.items()}}
-    print(f"  speculative: plain {result['plain_tok_s']:.1f} tok/s, best k speed-up "
+    print(f"  speculative {family}: plain {result['plain_tok_s']:.1f} tok/s, best k speed-up "
           f"{max(r['speedup'] for r in rows):.2f}x", flush=True)
     return result
 
 
-def report(s: dict, config: GenerationBench) -> str:
+def report(results: dict, config: GenerationBench) -> str:
+    return "\n".join(report_family(s, config) for s in results["families"].values())
+
+
+def report_family(s: dict, config: GenerationBench) -> str:
     d, t, target = s["summaries"]["draft"], s["summaries"]["target"], TARGETS["speculative"]
+    tiny = f"{s['family']}_tiny"
     return "\n".join([
-        f"\n### Speculative decoding (greedy), target {s['params_m']['target']:.1f}M params "
-        f"(gpt_tiny {config.spec_target}) with draft gpt_tiny {s['params_m']['draft']:.1f}M, trained "
+        f"\n### Speculative decoding (greedy), {s['family']}: target {s['params_m']['target']:.1f}M params "
+        f"({tiny} {config.spec_target}) with draft {tiny} {s['params_m']['draft']:.1f}M, trained "
         f"{config.spec_train_steps} and {config.spec_draft_steps} steps ({config.spec_train_dtype}, batch 16 x 128) "
         f"on the KJV extract, same tokenizer; {s['prompts']} held-out prompts x {s['new_tokens']} new tokens, "
         f"batch 1; {config.spec_repeats} interleaved runs, medians\n",
