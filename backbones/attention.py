@@ -11,7 +11,8 @@ of three backends, tried in priority order as xformers' fmha dispatcher does:
   inputs go to our kernels instead (backbones/inference/attention_kernel.py):
   decoding shapes in fp32 or bf16 (1-16 query rows over a cache, no mask) to
   zoo::decode_attention, and more rows in bf16 (no mask or causal) on an
-  AVX512-BF16 CPU to zoo::bf16_attention, with gradients too (our forward,
+  AVX512-BF16 CPU without AMX to zoo::bf16_attention (with AMX torch's
+  kernel is the faster and keeps them), with gradients too (our forward,
   torch's flash backward) where Hkv == H and a causal call has Tq == Tk;
   `auto` sends bf16 CPU training over up to 256 keys to math instead.
 - `math`: the explicit formula; always available, the test oracle for the
@@ -135,7 +136,7 @@ def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
 def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
     if attention_kernel.applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
         return attention_kernel.decode_attention(q, k, v, scale)
-    if attention_kernel.bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16
+    if attention_kernel.bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16, no AMX
         return attention_kernel.bf16_attention(q, k, v, scale, causal)
     tq, tk = q.shape[-2], k.shape[-2]
     gqa = q.shape[1] != k.shape[1]

@@ -30,6 +30,15 @@ def cast_for_autocast(x: torch.Tensor) -> torch.Tensor:
     return x if x.dtype == dtype else x.to(dtype)
 
 
+def compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
+    """The dtype a product of x with weight (F.linear, a convolution) computes in: autocast's where it is on
+    for x's device (it leaves float64 alone), else x's if weight has it too, else None (the op would raise)."""
+    device = x.device.type
+    if torch.is_autocast_enabled(device) and x.is_floating_point() and x.dtype != torch.float64:
+        return torch.get_autocast_dtype(device)
+    return x.dtype if x.dtype == weight.dtype else None
+
+
 class InputProjections(nn.Module):
     """x through several Linears that read it: cast once for autocast, then each layer."""
 

@@ -37,6 +37,7 @@ from torch import nn
 
 from backbones.frontends.checks import check_finite
 from backbones.positions import resample_grid_positions, sincos_2d
+from backbones.precision import compute_dtype
 
 POS_EMBEDS = ("learn", "sincos", "none")
 
@@ -137,22 +138,19 @@ class PatchEmbedding(nn.Module):
         return self.drop(x if pos is None else x + pos)
 
     def project(self, pixels: torch.Tensor) -> torch.Tensor:
-        """pixels (B, C, H, W) -> projected patches (B, D, gh, gw): the Conv2d, or for overlapping patches in
-        bf16 on the CPU the same product as one matmul over the unfolded patches. oneDNN's bf16 convolution is
-        slow in that shape: AST base's (4 x 1 x 128 x 1024, 16 x 16 every 10) took 40 ms forward and 72 ms
-        forward + backward against 6 and 16 unfolded (2-core AMX Xeon, torch 2.10); in fp32 the Conv2d is the
-        faster, and non-overlapping image patches are no faster unfolded."""
-        bf16 = pixels.dtype == torch.bfloat16 or (torch.is_autocast_enabled("cpu")
-                                                  and torch.get_autocast_dtype("cpu") == torch.bfloat16)
-        if not (pixels.is_cpu and bf16 and self.stride != (self.patch_size, self.patch_size)):
-            return self.proj(pixels)
+        """pixels (B, C, H, W) -> projected patches (B, D, gh, gw): the Conv2d, or for overlapping patches
+        computed in bf16 on the CPU the same product as one F.linear over the unfolded patches. oneDNN's bf16
+        convolution is slow in that shape: AST base's (4 x 1 x 128 x 1024, 16 x 16 every 10) took 40 ms forward
+        and 72 ms forward + backward against 6 and 16 unfolded (2-core AMX Xeon, torch 2.10); in fp32 the
+        Conv2d is the faster, and non-overlapping image patches are no faster unfolded."""
+        weight = self.proj.weight
+        if not (pixels.is_cpu and self.stride != (self.patch_size, self.patch_size)
+                and compute_dtype(pixels, weight) == torch.bfloat16):
+            return self.proj(pixels)  # it also raises for mismatched dtypes
         gh, gw = self._grid(tuple(pixels.shape[2:]), "image size")
-        columns = F.unfold(pixels, self.patch_size, stride=self.stride)  # (B, C*p*p, gh*gw)
-        weight = self.proj.weight.flatten(1)  # (D, C*p*p)
-        out = torch.matmul(weight, columns.to(weight.dtype) if not torch.is_autocast_enabled("cpu") else columns)
-        if self.proj.bias is not None:
-            out = out + self.proj.bias[:, None].to(out.dtype)
-        return out.view(out.shape[0], -1, gh, gw)
+        columns = F.unfold(pixels.to(torch.bfloat16), self.patch_size, stride=self.stride)  # (B, C*p*p, gh*gw)
+        out = F.linear(columns.mT, weight.flatten(1), self.proj.bias)  # (B, gh*gw, D), bias in the one rounding
+        return out.mT.unflatten(-1, (gh, gw))  # (B, D, gh, gw)
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         """pixels (B, C, H, W) -> tokens (B, P + gh*gw, D), prefix tokens first."""

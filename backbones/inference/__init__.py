@@ -8,7 +8,7 @@
 - attention_kernel.py + csrc/attention.cpp: zoo::decode_attention, a few query rows over a long cache (fp32
   or bf16, AVX2), which attend() uses for decoding once the operators are loaded; + csrc/attention_bf16.cpp:
   zoo::bf16_attention, many query rows in bf16 (AVX512-BF16), which attend() uses for bf16 encoders and
-  prompts, and in bf16 training as the forward before torch's flash backward;
+  prompts, and in bf16 training as the forward before torch's flash backward, on CPUs without AMX;
 - torch_private.py: the private torch APIs the above use, listed with the torch version they were checked on.
 """
 from backbones.inference.packing import FusedInputProjections, PackedLinear, pack_for_inference

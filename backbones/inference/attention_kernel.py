@@ -17,8 +17,9 @@ torch's are.
 
 `zoo::bf16_attention` takes what an encoder or a prompt asks for in bf16: more than 16 query rows, no mask or
 causal (bottom-right, as attend() aligns it), a head width that is a multiple of 32 up to 256, on a CPU with
-AVX512-BF16 and without AMX (`bf16_applies()`; with AMX, torch's kernel is 2.5-3x faster); in training too, where its forward keeps each row's log-sum-exp and torch's
-CPU flash backward computes the gradients from it (same heads for keys as queries, causal with Tq == Tk).
+AVX512-BF16 and without AMX (`bf16_applies()`; with AMX, torch's kernel is 2.5-3x faster); in training too,
+where its forward keeps each row's log-sum-exp and torch's CPU flash backward computes the gradients from it
+(same heads for keys as queries, causal with Tq == Tk).
 torch 2.10's CPU flash kernel runs bf16 there at its fp32 speed without AMX; ours does both products with the
 AVX512-BF16 dot product: whisper_tiny's encoder attention (6 heads x 1500 x 1500 x 64) 10.8 ms against torch's
 29.3 ms, AST base's (12 x 1214 x 1214 x 64) 16.7 against 41.7 on a 2-core Zen 4. Its error against an fp64

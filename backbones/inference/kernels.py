@@ -36,6 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.inference import gemv
+from backbones.precision import compute_dtype
 from backbones.inference.torch_private import (
     is_any_autocast_enabled, mkl_linear, mkl_linear_available, mkl_pack, mkldnn_bf16_supported, module_parameters,
     onednn_linear, onednn_pack, tensor_version,
@@ -104,14 +105,6 @@ def fp32_kernel(rows: int, numel: int) -> str | None:
     return None
 
 
-def _compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
-    """The dtype F.linear would compute in, or None where it would raise (left to F.linear to say)."""
-    device = x.device.type
-    if torch.is_autocast_enabled(device) and x.is_floating_point() and x.dtype != torch.float64:
-        return torch.get_autocast_dtype(device)  # autocast leaves float64 alone
-    return x.dtype if x.dtype == weight.dtype else None
-
-
 class InferenceWeights:
     """The inference copies of one weight and bias, keyed on what they were made from: called as
     F.linear(x, weight, bias) is, under no_grad / inference_mode."""
@@ -132,7 +125,7 @@ class InferenceWeights:
         autocast = is_any_autocast_enabled()
         if self.plain is not None and not autocast and self.plain == (x.dtype, weight.dtype, x.is_cpu):
             return F.linear(x, weight, bias)
-        dtype = _compute_dtype(x, weight) if autocast else (x.dtype if x.dtype == weight.dtype else None)
+        dtype = compute_dtype(x, weight) if autocast else (x.dtype if x.dtype == weight.dtype else None)
         if dtype is None:
             return F.linear(x, weight, bias)  # not ours to handle (F.linear names the mismatch)
         try:

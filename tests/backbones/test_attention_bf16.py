@@ -1,6 +1,6 @@
 """backbones/inference/attention_kernel.py: zoo::bf16_attention (many query rows in bf16, AVX512-BF16) is as
 close to exact attention as torch's own bf16 kernel; attend() routes bf16 encoder and prompt calls to it once
-the zoo operators are loaded, and nothing else."""
+the zoo operators are loaded, on CPUs without AMX (with AMX torch's kernel is faster), and nothing else."""
 import pytest
 import torch
 import torch.nn.functional as F
@@ -95,10 +95,19 @@ def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
 
 def test_left_to_torch_on_an_amx_cpu(monkeypatch):
     """Where the CPU has AMX, torch's flash kernel is faster than ours: attend() never routes to it there."""
-    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", False)
     q, k, v = inputs(1, 4, 4, 40, 40, 64, seed=2)
+    trained = q.clone().requires_grad_()
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as without AMX: these inputs are routed
+    assert attention_kernel.bf16_applies(q, k, v, None, False, 0.0)
+    assert attention_kernel.bf16_applies(trained, k, v, None, True, 0.0)
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", False)
     assert not attention_kernel.bf16_applies(q, k, v, None, False, 0.0)
-    assert not attention_kernel.bf16_applies(q.clone().requires_grad_(), k, v, None, True, 0.0)
+    assert not attention_kernel.bf16_applies(trained, k, v, None, True, 0.0)
+    calls = []
+    monkeypatch.setattr(attention_kernel, "bf16_attention", lambda *a: calls.append(a))
+    attend(q, k, v)
+    attend(trained, k, v, causal=True, backend="sdpa")
+    assert calls == []
 
 
 def test_not_used_before_the_operators_are_loaded(monkeypatch):
@@ -119,7 +128,8 @@ def test_bad_input_names_what_was_expected():
         torch.ops.zoo.bf16_attention(q, k[:, :, :8], v[:, :, :8], 1.0, True)
 
 
-def test_traced_by_torch_compile_in_one_graph():
+def test_traced_by_torch_compile_in_one_graph(monkeypatch):
+    monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
     q, k, v = inputs(1, 2, 2, 24, 24, 32, seed=3)
     compiled = torch.compile(lambda q, k, v: attend(q, k, v, causal=True) * 2, backend="aot_eager", fullgraph=True)
     with torch.no_grad():

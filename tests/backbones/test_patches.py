@@ -142,25 +142,56 @@ def test_spectrogram_patches_are_ast_layout():
         embed(spec.long())
 
 
-@pytest.mark.parametrize("packed", [False, True])
-def test_overlapping_bf16_patches_unfolded_equal_the_convolution(packed):
-    """In bf16 on the CPU overlapping patches are one matmul over the unfolded image (oneDNN's bf16 Conv2d is
-    slow there): the same values as the fp32 Conv2d up to bf16 rounding, under autocast (with gradients for the
-    weight and bias) or with bf16 weights, and the other grid a remainder leaves."""
-    embed = PatchEmbedding((36, 56), 16, 1, 12, stride=(10, 8))
-    x = images(c=1, h=40, w=56)
-    want = embed.proj(x)  # (2, 12, 3, 6), fp32
-    if packed:
-        got = embed.bfloat16().project(x.bfloat16())
+@pytest.mark.parametrize("case", ["autocast", "bf16 weights", "no bias", "spectrogram"])
+def test_overlapping_bf16_patches_unfolded_equal_the_convolution(case, monkeypatch):
+    """In bf16 on the CPU overlapping patches are one F.linear over the unfolded image (oneDNN's bf16 Conv2d is
+    slow there), and the Conv2d never runs: the same values as the fp32 Conv2d up to bf16 rounding, under
+    autocast (gradients for weight, bias and input too) or with bf16 weights, without a bias, for a
+    spectrogram's transposed view, with a remainder on both sides."""
+    from backbones.frontends.patches import SpectrogramPatchEmbedding
+
+    embed = (SpectrogramPatchEmbedding(57, 37, 16, 12, stride=(10, 8)) if case == "spectrogram"
+             else PatchEmbedding((37, 57), 16, 1, 12, stride=(10, 8), bias=case != "no bias"))
+    x = torch.randn(2, 57, 37) if case == "spectrogram" else images(c=1, h=37, w=57)  # 2 and 1 left over
+    pixels = x.transpose(1, 2).unsqueeze(1) if case == "spectrogram" else x
+    want_in = pixels.clone().requires_grad_()
+    want = embed.proj(want_in)  # (2, 12, 3, 6), fp32
+    convolutions = []
+    original = embed.proj.forward
+    monkeypatch.setattr(embed.proj, "forward", lambda t: convolutions.append(1) or original(t))
+    got_in = pixels.clone().requires_grad_()
+    if case == "bf16 weights":
+        got = embed.bfloat16().project(got_in.bfloat16())
     else:
         with torch.autocast("cpu", torch.bfloat16):
-            got = embed.project(x)
-    assert got.dtype == torch.bfloat16 and got.shape == want.shape
+            got = embed.project(got_in)
+            if case == "spectrogram":
+                tokens = embed(x)
+                torch.testing.assert_close(tokens[:, 1:].float(), (got.flatten(2).mT + embed.pos_embed[:, 1:]).float())
+    assert convolutions == [] and got.dtype == torch.bfloat16 and got.shape == want.shape
     torch.testing.assert_close(got.float(), want, rtol=2e-2, atol=2e-2 * want.abs().max().item())
-    if not packed:
+    if case != "bf16 weights":
         got.float().square().sum().backward()
-        grads = [embed.proj.weight.grad.clone(), embed.proj.bias.grad.clone()]
+        params = [p for p in (embed.proj.weight, embed.proj.bias) if p is not None]
+        grads = [p.grad.clone() for p in params] + [got_in.grad]
         embed.zero_grad()
         want.square().sum().backward()
-        for got_grad, want_grad in zip(grads, (embed.proj.weight.grad, embed.proj.bias.grad)):
+        for got_grad, want_grad in zip(grads, [p.grad for p in params] + [want_in.grad]):
             torch.testing.assert_close(got_grad, want_grad, rtol=3e-2, atol=3e-2 * want_grad.abs().max().item())
+
+
+def test_the_convolution_runs_elsewhere(monkeypatch):
+    """fp32, non-overlapping patches in bf16, and mismatched dtypes (which the Conv2d refuses) stay with it."""
+    overlapping = PatchEmbedding((36, 56), 16, 1, 12, stride=10)
+    tiled = PatchEmbedding(32, 16, 3, 12)
+    convolutions = []
+    for embed in (overlapping, tiled):
+        original = embed.proj.forward
+        monkeypatch.setattr(embed.proj, "forward", lambda t, original=original: convolutions.append(1) or original(t))
+    overlapping.project(images(c=1, h=36, w=56))
+    with torch.autocast("cpu", torch.bfloat16):
+        tiled.project(images())
+    assert convolutions == [1, 1]
+    with pytest.raises(RuntimeError, match="should be the same|same dtype"):
+        overlapping.project(images(c=1, h=36, w=56).bfloat16())
+    assert overlapping.project(images(b=0, c=1, h=36, w=56)).shape == (0, 12, 3, 5)

@@ -97,7 +97,7 @@ def _timed(fn, device: str, repeats: int, budget: float | None) -> dict:
     if budget is not None:
         repeats = max(1, min(repeats, int(budget / (time.perf_counter() - start))))
     times = sorted(interleaved({"fn": fn}, 0, repeats)["fn"])
-    quartiles = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
+    quartiles = statistics.quantiles(times, n=4, method="inclusive") if len(times) > 1 else [times[0]] * 3
     return {"s": statistics.median(times), "iqr": (quartiles[0], quartiles[2]), "n": repeats}
 
 

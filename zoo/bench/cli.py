@@ -37,11 +37,12 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
                    f"(default {FULL['context_positions']})")
     g.add_argument("--context-steps", type=int, help="timed single-token steps per position (default 20)")
     g.add_argument("--spec-families", nargs="+", choices=["gpt", "llama"],
-                   help=f"decoder families to draft for, each a {{family}}_tiny draft (default {FULL['spec_families']})")
+                   help=f"decoder families to draft for, each a {{family}}_tiny draft and a larger target "
+                        f"(default {FULL['spec_families']})")
     g.add_argument("--spec-train-steps", type=int, help="training steps of the target (default "
-                   f"{FULL['spec_train_steps']}: with the draft's, about 5 minutes on 2 cores)")
+                   f"{FULL['spec_train_steps']}: with the draft's, about 5 minutes per family on 2 cores)")
     g.add_argument("--spec-draft-steps", type=int, help="training steps of the draft (default: 2x "
-                   "--spec-train-steps; a gpt_tiny step costs ~1/8 of the default target's)")
+                   "--spec-train-steps; a {family}_tiny step costs ~1/8 of the default target's)")
     g.add_argument("--spec-target",
                    help="{family}_tiny overrides for the target, e.g. depth=8,dim=384,num_heads=6,mlp_hidden=1536")
     g.add_argument("--spec-k", nargs="+", type=int, help=f"draft tokens per round (default {FULL['spec_k']})")
@@ -51,7 +52,8 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--spec-train-dtype", choices=["fp32", "bf16"],
                    help="training precision of the draft and target (default: bf16 where oneDNN runs bf16 "
                         "natively (AMX or AVX512-BF16; ~2x faster there); fp32 elsewhere, where bf16 is emulated and slow)")
-    g.add_argument("--spec-dir", help="train into / reuse models from this folder (default: a new temp folder)")
+    g.add_argument("--spec-dir", help="train into / reuse models from this folder, one subfolder per family "
+                   "(default: a new temp folder)")
 
 
 def generation_config(args: argparse.Namespace) -> GenerationBench:

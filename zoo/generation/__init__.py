@@ -57,7 +57,8 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     for a model and batch shape compiles, later ones reuse it).
     draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
     same output as without it when greedy, same distribution when sampling. With pixel_values, a draft that
-    takes images (a smaller LLaVA) is bound to them too; a text-only draft sees the placeholder ids as tokens.
+    takes images (a smaller LLaVA, making as many image tokens per image as the target) is bound to them too;
+    a text-only draft sees the placeholder ids as tokens.
     """
     config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
     if pixel_values is not None:

@@ -84,9 +84,10 @@ def _check(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config:
         raise ValueError(f"num_draft_tokens must be >= 1, got {num_draft_tokens}")
     if config.num_beams > 1:
         raise ValueError(f"speculative decoding does not combine with beam search; got num_beams={config.num_beams}")
-    if _unbound(draft) is _unbound(target):
-        raise ValueError("draft_model must be a different module from the target (each needs its own KV cache); "
-                         "pass a copy (copy.deepcopy(model)) to draft with the same weights")
+    target_modules = {id(m) for m in _unbound(target).modules()}
+    if any(id(m) in target_modules for m in _unbound(draft).modules()):  # itself, or a part (its language model)
+        raise ValueError("draft_model must be a different module from the target, sharing none of its layers (each "
+                         "needs its own KV cache); pass a copy (copy.deepcopy(model)) to draft with the same weights")
     if draft.vocab_size != target.vocab_size:
         raise ValueError(f"draft_model's vocabulary ({draft.vocab_size} tokens) must equal the target model's "
                          f"({target.vocab_size} tokens)")
