@@ -11,7 +11,7 @@ import zoo
 from zoo.bench.config import ModelBench
 from zoo.bench.forward import three_ways
 from zoo.bench.references import ast_pair, check_close
-from zoo.bench.report import ratio_cells, table
+from zoo.bench.report import met, ratio_cells, table
 from zoo.bench.timing import autocast
 from zoo.bench.train import classifier_train_rows
 
@@ -72,11 +72,12 @@ def report(result: dict) -> str:
         "ASTForAudioClassification on the same weights (zoo.from_hf)\n",
         "Inference, torch.inference_mode (bf16: autocast per call), spectrograms of the preset's frames x 128 bins\n",
         table(["batch", "dtype", "ours clips/s", "packed clips/s", "transformers clips/s", "ours/ref (IQR)",
-               "packed/ref (IQR)", "target", "met", "ceiling", "max abs diff"],
+               "packed/ref (IQR)", "target", "met (the better of the two)", "ceiling", "max abs diff"],
               [[r["batch"], r["dtype"], f"{r['ours_tok_s']:,.2f}", f"{r['packed']['ours_tok_s']:,.2f}",
                 f"{r['ref_tok_s']:,.2f}", ratio_cells(r, TARGETS[r["dtype"]])[0],
-                *ratio_cells(r["packed"], TARGETS[r["dtype"]]), f"{r['ceiling']:.2f}x", f"{r['max_abs_diff']:.1e}"]
-               for r in result["forward"]]),
+                *ratio_cells(r["packed"], TARGETS[r["dtype"]])[:2],
+                met(max(r["ratio"], r["packed"]["ratio"]) >= TARGETS[r["dtype"]]), f"{r['ceiling']:.2f}x",
+                f"{r['max_abs_diff']:.1e}"] for r in result["forward"]]),
         "\nceiling: the reference's time over the time it spends in GEMM, convolution and attention kernels "
         "(timing.ceiling), the most the same model on the same kernels could gain; ours goes past it where its "
         "kernels are faster: bf16 attention on an AVX512-BF16 CPU without AMX (zoo::bf16_attention, at inference "
