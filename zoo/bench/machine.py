@@ -12,6 +12,8 @@ from pathlib import Path
 
 import torch
 
+from backbones.inference import gemv
+
 
 def machine() -> dict:
     """CPU model, cores, ISA (AMX or AVX512-BF16 noted: they decide bf16 numbers), torch threads and library versions."""
@@ -21,10 +23,9 @@ def machine() -> dict:
             first = f.read().split("\n\n")[0]
         info = {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in first.splitlines() if ":" in line)}
     isa = torch.backends.cpu.get_cpu_capability()
-    flags = info.get("flags", "").split()
-    if "amx_bf16" in flags:
+    if gemv.has_cpu_flag("amx_bf16"):
         isa += ", AMX-BF16"  # bf16 matmuls run on AMX tiles
-    elif "avx512_bf16" in flags:
+    elif gemv.has_cpu_flag("avx512_bf16"):
         isa += ", AVX512-BF16"  # bf16 dot products in vector registers: native bf16 in oneDNN and zoo::gemv
     versions = {}
     for lib in ("transformers", "timm"):
