@@ -21,6 +21,8 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
     python scripts/benchmark.py --write-benchmarks --only ceilings whisper    # make bench BENCH_ARGS="--only ceilings whisper"
+    make bench BENCH_ARGS="--only ceilings models --model-timed gpt2 bert_base --model-repeats 4"   # the model
+                                                   # table in parts: each run adds its presets to the stored ones
 
 Prints Markdown tables. With --write-benchmarks it also stores them under benchmarks/<machine>/ (each
 section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
@@ -36,6 +38,8 @@ their tables. --device cuda runs the models and attention sections on a GPU (the
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 import shlex
 import sys
@@ -54,7 +58,7 @@ from zoo.bench import llava as llava_bench
 from zoo.bench import models, recipes
 from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
-from zoo.bench.cli import add_generation_arguments, generation_config
+from zoo.bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
 from zoo.bench.config import ModelBench
 from zoo.bench.document import Capture, machine_slug, write
 from zoo.bench.generation.common import COMPILED_GRAPHS
@@ -100,6 +104,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--device", default="cpu", help="where the models and attention sections run: cpu (default) or "
                    "cuda, where the xformers column appears; the other sections run on the CPU")
     p.add_argument("--json", metavar="OUT", help="also write every measurement here")
+    add_models_arguments(p)
     add_generation_arguments(p)
     add_whisper_arguments(p)
     add_document_arguments(p)
@@ -151,11 +156,13 @@ def raise_recompile_limit() -> None:
     torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
 
 
-def section_steps(args: argparse.Namespace, config: ModelBench,
-                  results: dict) -> dict[str, tuple[Callable, Callable]]:
+def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
+                  command: str = "") -> dict[str, tuple[Callable, Callable]]:
     """{section: (measure, render)}: measure() runs it and returns its result, render(result) its Markdown.
     The models, generation and whisper configs are made when they run (generation_config fills args in place);
-    models reads the ceilings section's result from `results` where it ran first."""
+    models reads the ceilings section's result from `results` where it ran first, and with --write-benchmarks
+    (and --model-merge) adds the presets that earlier runs timed from benchmarks/<machine>/models.json, where it
+    stores the merged rows, each with the command that timed it."""
     configs = {}
 
     def llava_run():
@@ -176,9 +183,17 @@ def section_steps(args: argparse.Namespace, config: ModelBench,
         return {**result, "others_cpu_share": others_share(start)}
 
     def models_run():
-        configs["models"] = (models.ModelsConfig.quick(args.device) if args.quick
-                             else models.ModelsConfig(device=args.device))
-        return models.run(configs["models"], ceilings=results.get("ceilings"))
+        configs["models"] = models_config(args)
+        rows = models.run(configs["models"], ceilings=results.get("ceilings"))
+        if not (args.write_benchmarks and args.model_merge):
+            return rows
+        stored = Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"])) / "models.json"
+        run = {"command": command, "date": datetime.datetime.now().isoformat(" ", "minutes"),
+               "warmup": configs["models"].warmup, "repeats": configs["models"].repeats}
+        rows = models.merge(rows, json.loads(stored.read_text()) if stored.exists() else [], run)
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_text(json.dumps(rows, indent=1) + "\n")
+        return rows
 
     def attention_render(rows):
         """The sweep's table and summary; with --write-benchmarks, the log-log PNG beside the machine's CSVs."""
@@ -232,7 +247,7 @@ def main(argv=None) -> dict:
     transformers.logging.set_verbosity_error()
     config = ModelBench.from_args(args)
     results = {"machine": machine(), "settings": vars(args)}  # the generation flags are filled in if it runs
-    run, start, steps = Capture(), cpu_seconds(), section_steps(args, config, results)
+    run, start, steps = Capture(), cpu_seconds(), section_steps(args, config, results, command_line(argv))
     chosen = [name for name in SECTIONS if name in args.only]  # ceilings first, before the models fill memory
     for name in chosen:
         measure, render = steps[name]

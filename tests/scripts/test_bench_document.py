@@ -194,3 +194,26 @@ def test_write_benchmarks_every_section_quick(tmp_path):
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-3000:]
     check_written(tmp_path, benchmark.SECTIONS)
+
+
+def test_the_model_table_is_measured_in_parts(tmp_path):
+    """Two --only models runs, each timing one preset: the second keeps the preset the first timed (from
+    benchmarks/<machine>/models.json), and the table names the run that timed each row and its command."""
+    def models_run(timed):
+        benchmark.main(["--quick", "--only", "models", "--model-presets", "gpt_tiny", "bert_tiny", "--model-timed",
+                        timed, "--model-backends", "math", "--model-warmup", "0", "--model-repeats", "1",
+                        "--threads", "1", "--write-benchmarks", "--benchmarks-file", str(tmp_path / "BENCHMARKS.md"),
+                        "--benchmarks-dir", str(tmp_path / "benchmarks"), "--machine-slug", "box"])
+        return json.loads((tmp_path / "benchmarks" / "box" / "models.json").read_text())
+
+    first = {r["model"]: r for r in models_run("gpt_tiny")}
+    assert first["gpt_tiny"]["timed"] and not first["bert_tiny"]["timed"]
+    second = {r["model"]: r for r in models_run("bert_tiny")}
+    assert second["gpt_tiny"] == first["gpt_tiny"] and second["bert_tiny"]["timed"]
+    assert "--model-timed bert_tiny" in second["bert_tiny"]["run"]["command"]
+    assert "--model-timed gpt_tiny" in second["gpt_tiny"]["run"]["command"]
+    text = read(tmp_path / "BENCHMARKS.md")
+    presets = next(t for t in markdown_tables(text, strict=False) if t[0][-1] == "timed")
+    timed = {row[0]: row[-1] for row in presets[1:]}
+    assert timed == {"gpt_tiny": "yes (run 1)", "bert_tiny": "yes (run 2)"}
+    assert "`python scripts/benchmark.py --quick --only models --model-presets gpt_tiny bert_tiny" in text

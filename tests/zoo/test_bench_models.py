@@ -168,3 +168,52 @@ def test_targets_pick_the_best_variant_and_judge_it():
     assert lines[2].split(" | ")[1:] == ["train step 4x128", "fp32", "fp32 sdpa", "MFU **48%**", "-", "-",
                                          ">= 50% MFU", "no |"]
     assert len(lines) == 3
+
+
+def _only(rows, timed):
+    """The quick run's rows as a run that timed only `timed` would give them: the others not in its list."""
+    return [dict(r) if r["model"] in timed else {**r, "timed": False, "note": models.NOT_LISTED, "rows": []}
+            for r in rows]
+
+
+def test_merge_keeps_presets_an_earlier_run_timed_and_names_each_run(quick):
+    """A CPU measures the table in parts: run 2 times bert_tiny, run 1's gpt_tiny stays with run 1's stamp; a
+    preset run 2 leaves untimed for another reason (here: too large) is run 2's row, not run 1's."""
+    config, rows = quick
+    first = {"command": "python scripts/benchmark.py --only models --model-timed gpt_tiny", "date": "2026-12-01 10:00",
+             "warmup": 1, "repeats": 2}
+    second = {**first, "command": first["command"].replace("gpt_tiny", "bert_tiny llama_tiny"),
+              "date": "2026-12-01 11:30"}
+    stored = models.merge(_only(rows, {"gpt_tiny", "llama_tiny"}), [], first)
+    now = _only(rows, {"bert_tiny"})
+    too_large = {**by_name(now)["llama_tiny"], "note": "not timed: 0.0 GB of weights (more than max_params 1)"}
+    now = [too_large if r["model"] == "llama_tiny" else r for r in now]
+    merged = by_name(models.merge(now, json.loads(json.dumps(stored)), second))
+    assert merged["gpt_tiny"]["timed"] and merged["gpt_tiny"]["run"] == first
+    assert merged["gpt_tiny"]["rows"] == by_name(rows)["gpt_tiny"]["rows"]
+    assert merged["bert_tiny"]["timed"] and merged["bert_tiny"]["run"] == second
+    assert not merged["llama_tiny"]["timed"] and "max_params" in merged["llama_tiny"]["note"]
+    assert not merged["ast_tiny"]["timed"] and "run" not in merged["ast_tiny"]
+    text = models.report(list(merged.values()), config)
+    preset_table = [line.split("|") for line in text.splitlines() if line.startswith("| ") and line.count("|") == 8]
+    cells = {c[1].strip(): c[-2].strip() for c in preset_table}
+    assert cells["gpt_tiny"] == "yes (run 1)" and cells["bert_tiny"] == "yes (run 2)"
+    assert f"1. 2026-12-01 10:00, 1 warm-up and 2 timed calls per side: `{first['command']}`" in text
+    assert f"2. 2026-12-01 11:30, 1 warm-up and 2 timed calls per side: `{second['command']}`" in text
+    assert "per run, below the preset table" in text
+
+
+def test_model_flags_narrow_the_full_config():
+    import argparse
+
+    from zoo.bench.cli import add_models_arguments, models_config
+    p = argparse.ArgumentParser()
+    add_models_arguments(p)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--device", default="cpu")
+    config = models_config(p.parse_args(["--model-timed", "gpt2", "bert_base", "--model-repeats", "4",
+                                         "--model-max-params", "2e8", "--model-backends", "sdpa"]))
+    assert config.timed == ("gpt2", "bert_base") and config.repeats == 4 and config.max_params == 2e8
+    assert config.backends == ("sdpa",) and config.warmup == models.ModelsConfig().warmup
+    assert config.text_shapes == models.ModelsConfig().text_shapes
+    assert models_config(p.parse_args(["--quick"])) == models.ModelsConfig.quick()

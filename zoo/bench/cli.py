@@ -1,12 +1,15 @@
-"""The generation benchmark's command-line flags, which both scripts/benchmark_generation.py and
-scripts/benchmark.py (--only generation) take, and their presets: the full run and --quick."""
+"""Command-line flags shared by the benchmark scripts: the generation benchmark's, which both
+scripts/benchmark_generation.py and scripts/benchmark.py (--only generation) take, and their presets (the full
+run and --quick); and the model table's (scripts/benchmark.py --only models)."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from backbones.inference.torch_private import mkldnn_bf16_supported
 from zoo.bench.config import GenerationBench
 from zoo.bench.generation import SECTIONS
+from zoo.bench.models import ModelsConfig
 
 # Shapes and repeats for the full run and --quick (explicit --gen-* flags win over either).
 FULL = {"gen_models": ["gpt_tiny", "llama_135m", "gpt2"], "gen_batches": [1, 8], "gen_prompt": 16, "gen_new_tokens": 128,
@@ -69,3 +72,27 @@ def generation_config(args: argparse.Namespace) -> GenerationBench:
     if getattr(args, "spec_train_dtype", None) is None:
         args.spec_train_dtype = "bf16" if mkldnn_bf16_supported() else "fp32"
     return GenerationBench.from_args(args)
+
+
+def add_models_arguments(p: argparse.ArgumentParser) -> None:
+    """The model table's flags (--only models): which presets are timed, and how much, so that a CPU can
+    measure the table in parts, each run adding its presets to the stored ones (--model-merge)."""
+    g = p.add_argument_group("model table (--only models)")
+    g.add_argument("--model-presets", nargs="+", help="presets given a row (default every registered one)")
+    g.add_argument("--model-timed", nargs="+", help="presets timed (default: every row within --model-max-params)")
+    g.add_argument("--model-max-params", type=float, help="time presets with at most this many parameters "
+                   "(default 150e6)")
+    g.add_argument("--model-warmup", type=int, help="untimed calls per side (default 2; --quick 1)")
+    g.add_argument("--model-repeats", type=int, help="timed calls per side (default 6; --quick 2)")
+    g.add_argument("--model-backends", nargs="+", help="attention backends to time (default each that can run)")
+    g.add_argument("--model-merge", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --write-benchmarks, keep the presets an earlier run on this machine timed and this one "
+                        "did not (stored in benchmarks/<machine>/models.json; default on)")
+
+
+def models_config(args: argparse.Namespace):
+    """The ModelsConfig the flags name: --quick's or the full one, with --model-* flags applied over it."""
+    config = ModelsConfig.quick(args.device) if args.quick else ModelsConfig(device=args.device)
+    given = {"presets": args.model_presets, "timed": args.model_timed, "max_params": args.model_max_params,
+             "warmup": args.model_warmup, "repeats": args.model_repeats, "backends": args.model_backends}
+    return replace(config, **{k: tuple(v) if isinstance(v, list) else v for k, v in given.items() if v is not None})

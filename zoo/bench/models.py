@@ -37,6 +37,7 @@ QUICK_PRESETS = ("gpt_tiny", "llama_tiny", "bert_tiny", "vit_tiny_patch4_28", "c
                  "whisper_micro", "llava_tiny")
 TEXT = ("gpt", "llama", "bert")
 FIXED_INPUT = ("vit", "clip", "ast")  # an image or spectrogram of the configured size per sample
+NOT_LISTED = "not timed: not in this run's list"
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def describe(name: str, config: ModelsConfig) -> dict:
     del model
     shapes = shapes_for(preset, config)
     if config.timed is not None and name not in config.timed:
-        note = "not timed: not in this run's list"
+        note = NOT_LISTED
     elif params > config.max_params:
         note = f"not timed: {nbytes / 1e9:.1f} GB of weights (more than max_params {config.max_params:.3g})"
     else:
@@ -169,16 +170,53 @@ def run(config: ModelsConfig = ModelsConfig(), ceilings: dict | None = None, log
     return rows
 
 
+def merge(rows: list[dict], stored: list[dict], run: dict) -> list[dict]:
+    """This run's rows, each one it timed stamped with `run` (its command, date and time, warm-up and repeats), and each
+    preset it left out of its list (ModelsConfig.timed) taken from `stored`, the merged rows of earlier runs on
+    the same machine, where one of them timed it: a CPU measures the table in parts. A preset this run timed, or
+    left untimed for another reason (too large, ours and the reference disagree), is this run's row."""
+    earlier = {r["model"]: r for r in stored if r.get("timed")}
+    merged = []
+    for row in rows:
+        if row["timed"]:
+            row = {**row, "run": run}
+        elif row["note"] == NOT_LISTED and row["model"] in earlier:
+            row = earlier[row["model"]]
+        merged.append(row)
+    return merged
+
+
+def _runs(rows: list[dict]) -> list[dict]:
+    """The distinct runs that timed `rows` (merge's stamps), oldest first ("date": ISO date and time)."""
+    runs = []
+    for r in rows:
+        if r.get("run") and r["run"] not in runs:
+            runs.append(r["run"])
+    return sorted(runs, key=lambda run: run["date"])
+
+
 def _millions(n: int) -> str:
     return f"{n / 1e9:,.2f}B" if n >= 1e9 else f"{n / 1e6:,.2f}M"
 
 
+def _timed_cell(r: dict, runs: list[dict]) -> str:
+    if not r["timed"]:
+        return r["note"].removeprefix("not timed: ")
+    return f"yes (run {runs.index(r['run']) + 1})" if r.get("run") in runs else "yes"
+
+
 def _preset_table(rows: list[dict]) -> str:
+    runs = _runs(rows)
     cells = [[r["model"], r["family"], _millions(r["params"]), f"{r['weight_bytes'] / 1e9:,.3f}",
               "; ".join(f"{shape}: {f / 1e9:,.3g}" for shape, f in r["flops_per_sample"].items()),
-              r["reference"] or "-", "yes" if r["timed"] else r["note"].removeprefix("not timed: ")] for r in rows]
-    return table(["model", "family", "params", "weights GB (fp32)", "forward GFLOP per sample (shape)", "reference",
+              r["reference"] or "-", _timed_cell(r, runs)] for r in rows]
+    text = table(["model", "family", "params", "weights GB (fp32)", "forward GFLOP per sample (shape)", "reference",
                   "timed"], cells)
+    if runs:
+        text += "\n\nRuns (each timed the presets that name it):\n\n" + "\n".join(
+            f"{i}. {run['date']}, {run['warmup']} warm-up and {run['repeats']} timed calls per side: "
+            f"`{run['command']}`" for i, run in enumerate(runs, 1))
+    return text
 
 
 def _ratio(t: dict) -> str:
@@ -254,6 +292,12 @@ def _peak_line(rows: list[dict]) -> str:
             f"measured torch.mm peak of the dtype ({figures}).")
 
 
+def _calls(rows: list[dict], config: ModelsConfig) -> str:
+    if _runs(rows):
+        return "Warm-up and timed calls (per run, below the preset table)"
+    return f"{config.warmup} warm-up and {config.repeats} timed calls"
+
+
 def report(rows: list[dict], config: ModelsConfig) -> str:
     """Markdown: how it was measured, a table with one row per preset, and one with every timed figure."""
     text = ", ".join(f"{b} x {s}" for b, s in config.text_shapes)
@@ -267,7 +311,7 @@ def report(rows: list[dict], config: ModelsConfig) -> str:
             "call (weight casts paid by every call) or one region around all the timed calls (autocast caches the "
             "weights' casts); training steps always a region per step; bf16_packed = autocast on the model after "
             "zoo.pack_for_inference (inference only). Every side's output is checked against the reference's "
-            f"first. {config.warmup} warm-up and {config.repeats} timed calls per side, all sides of a row group "
+            f"first. {_calls(rows, config)} per side, all sides of a row group "
             "interleaved (ABBA) in one process; medians, spread = IQR; x ref = median over pairs of the "
             "reference's time over ours. Peak MiB: one call's allocation peak above what was allocated before "
             "it (CUDA: the caching allocator; CPU: torch.profiler's memory events). " + _peak_line(rows) + "\n")
