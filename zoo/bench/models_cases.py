@@ -195,7 +195,10 @@ def _inputs(ours: nn.Module, shape: Shape) -> tuple[dict, dict, Callable, torch.
         ids[:, :n] = c.image_token_id  # one image per sample, its placeholders first
         pixels = torch.randn(b, c.vision.in_chans, c.vision.image_size, c.vision.image_size, generator=g)
         kwargs = {"input_ids": ids, "pixel_values": pixels}
-        return kwargs, kwargs, lambda out: out.logits, None
+        # transformers 5.24 asks the tower for hidden state `vision_feature_layer` as output_hidden_states=layer,
+        # which layer 0 (llava_scenes': the patch embeddings) turns off; asking for all of them works
+        ref_kwargs = {**kwargs, "output_hidden_states": True} if c.vision.vision_feature_layer == 0 else kwargs
+        return kwargs, ref_kwargs, lambda out: out.logits, None
     if family == "whisper":
         x = ours.example_inputs(b, shape.seq)
         return x, {"mel": x["mel"], "tokens": x["decoder_input_ids"]}, lambda out: out, None
@@ -232,7 +235,7 @@ def build_case(name: str, shape: Shape, device: str, built=None) -> Case:
     ours, ref, reference = built or pair(name)
     ours_kw, ref_kw, ref_pick, causal = _inputs(ours, shape)
     ours_kw = {k: v.to(device) for k, v in ours_kw.items()}
-    ref_kw = {k: v.to(device) for k, v in ref_kw.items()}
+    ref_kw = {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in ref_kw.items()}
     positional = "x" in ref_kw
     ref_out = None if ref is None else (
         (lambda m: ref_pick(m(ref_kw["x"]))) if positional else (lambda m: ref_pick(m(**ref_kw))))
