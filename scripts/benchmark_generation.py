@@ -14,7 +14,8 @@ Sections (each prints a Markdown table with its targets beside the numbers; the 
 5. context  the cost of one cached decoding step at position ~1000 vs ~100 (`Session.feed`).
 6. speculative  for GPT and LLaMA (--spec-families), a {family}_tiny draft and a larger target of the
             same family trained on the shipped KJV extract by the engine (scripts/train_text.py, run
-            as a child process); greedy speculative vs plain greedy target decoding.
+            as a child process); for Whisper a whisper_micro draft and a deeper-decoder target trained on
+            the speech set (scripts/train_audio.py); greedy speculative vs plain greedy target decoding.
 
     python scripts/benchmark_generation.py              # the full run (35-50 min on 2 idle cores, compiling included)
     python scripts/benchmark_generation.py --quick      # smoke test, < 60 s

@@ -28,8 +28,12 @@ metrics.jsonl, loss.png, summary.json, model/ (save_pretrained; keywords also la
 confusion_<split>.png (keywords) or transcripts.jsonl (asr).
 
     python scripts/train_audio.py --task asr --evaluate runs/asr/model --beam-size 5 --out runs/asr  # rescore
+    python scripts/train_audio.py --task asr --init runs/asr/model --out runs/asr2 --lr 3e-4   # fine-tune
 
---evaluate scores a saved recogniser without training (evaluation_<greedy|beamN>.json in --out).
+--evaluate scores a saved recogniser without training (evaluation_<greedy|beamN>.json in --out). --init
+starts asr from a saved Whisper (save_pretrained, or an HF WhisperForConditionalGeneration directory) and the
+tokenizer it carries (else openai-whisper's for its vocabulary), its config as saved (--model, --tokenizer and
+--dropout are for fresh models).
 """
 from __future__ import annotations
 
@@ -48,7 +52,7 @@ from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
 from heads.ctc import CTCHead
 from heads.lm import CausalLMHead
-from zoo.generation.whisper_decode import tokenizer_for_vocab
+from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.cli import add_training_arguments, start_run, train_config
@@ -79,6 +83,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="asr: score with beam search of this width (default: greedy), as openai-whisper's option")
     p.add_argument("--evaluate", metavar="MODEL_DIR",
                    help="asr: no training; score a saved model (model/ of an earlier run) on test and human")
+    p.add_argument("--init", metavar="MODEL_DIR",
+                   help="asr: start from this saved Whisper (ours or an HF directory) and its tokenizer")
     p.add_argument("--ctc-weight", type=float, default=0.3,
                    help="asr: weight of the auxiliary CTC loss on the encoder (0: cross-entropy alone)")
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
@@ -88,6 +94,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         raise SystemExit(f"--ctc-weight must be in [0, 1) (the decoder's share is 1 - w), got {args.ctc_weight}")
     args.data = Path(args.data or speech_dir(args.task))
     args.model = args.model or TASKS[args.task]
+    if args.init and args.task != "asr":
+        raise SystemExit(f"--init starts a speech recogniser from a saved Whisper: use it with --task asr "
+                         f"(--task {args.task} trains a fresh {args.model})")
     family = zoo.model_info(args.model)["family"]
     if family != {"keywords": "ast", "asr": "whisper"}[args.task]:
         raise SystemExit(f"--model {args.model} is a {family} model; --task {args.task} trains "
@@ -234,10 +243,25 @@ def asr_tokenizer(args, rows: list[dict]):
     return train_whisper_tokenizer([normalize_text(row["text"]) for row in select(rows, "train")], args.text_vocab)
 
 
+def asr_model(args, rows: list[dict]):
+    """(model, tokenizer): a fresh --model with a tokenizer for it, or --init's Whisper with the one it carries."""
+    if not args.init:
+        tokenizer = asr_tokenizer(args, rows)
+        model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
+        model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
+        return model, tokenizer
+    model = zoo.load_directory(args.init)
+    if not hasattr(model, "encode") or not hasattr(model, "decode"):
+        raise SystemExit(f"--init {args.init}: a {type(model).__name__}, not a Whisper (encoder-decoder) model")
+    try:
+        model.tokenizer = default_tokenizer(model)
+    except ValueError as error:
+        raise SystemExit(f"--init {args.init}: {error}") from None
+    return model, model.tokenizer
+
+
 def run_asr(args, rows: list[dict], ctx) -> dict:
-    tokenizer = asr_tokenizer(args, rows)
-    model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
-    model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
+    model, tokenizer = asr_model(args, rows)
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     augment = SpecAugment(**ASR_SPEC_AUGMENT) if args.spec_augment else None
     sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx,
@@ -245,7 +269,8 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
             for split in ("train", "val", "test", "human")}
     collate = sets["train"].collate
     if ctx.is_main:
-        print(f"{args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, {tokenizer}; "
+        print(f"{args.init or args.model}: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
+              f"{tokenizer}; "
               + ", ".join(f"{len(s)} {k} ({s.dropped} too long)" for k, s in sets.items()))
 
     trained = WithCTC(model) if args.ctc_weight > 0 else model  # the CTC head trains beside, is not saved
@@ -261,7 +286,7 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
         return {}
     with_ctc = result.model if isinstance(result.model, WithCTC) else None
     model = with_ctc.model if with_ctc is not None else result.model  # --fsdp: gathered whole
-    summary = {"task": "asr", "model": args.model, "data": str(args.data), "steps": result.step,
+    summary = {"task": "asr", "model": args.init or args.model, "data": str(args.data), "steps": result.step,
                "train_loss": result.train_loss, "wall_s": result.wall_time,
                **score_asr(args, model, sets, with_ctc)}
     model.save_pretrained(Path(args.out) / "model")

@@ -137,8 +137,9 @@ class PatchEmbedding(nn.Module):
         pos = self.positions(grid)
         return self.drop(x if pos is None else x + pos)
 
-    def project(self, pixels: torch.Tensor) -> torch.Tensor:
-        """pixels (B, C, H, W) -> projected patches (B, D, gh, gw): the Conv2d, or for overlapping patches
+    def project(self, pixels: torch.Tensor, grid: tuple[int, int] | None = None) -> torch.Tensor:
+        """pixels (B, C, H, W) -> projected patches (B, D, gh, gw) (grid: (gh, gw) where the caller checked the
+        pixels with grid_for; else worked out here): the Conv2d, or for overlapping patches
         computed in bf16 on the CPU the same product as one F.linear over the unfolded patches. oneDNN's bf16
         convolution is slow in that shape: AST base's (4 x 1 x 128 x 1024, 16 x 16 every 10) took 40 ms forward
         and 72 ms forward + backward against 6 and 16 unfolded (2-core AMX Xeon, torch 2.10); in fp32 the
@@ -147,15 +148,14 @@ class PatchEmbedding(nn.Module):
         if not (pixels.is_cpu and self.stride != (self.patch_size, self.patch_size)
                 and compute_dtype(pixels, weight) == torch.bfloat16):
             return self.proj(pixels)  # it also raises for mismatched dtypes
-        gh, gw = self._grid(tuple(pixels.shape[2:]), "image size")
+        gh, gw = grid or self._grid(tuple(pixels.shape[2:]), "image size")
         columns = F.unfold(pixels.to(torch.bfloat16), self.patch_size, stride=self.stride)  # (B, C*p*p, gh*gw)
         out = F.linear(columns.mT, weight.flatten(1), self.proj.bias)  # (B, gh*gw, D), bias in the one rounding
         return out.mT.unflatten(-1, (gh, gw))  # (B, D, gh, gw)
 
     def forward(self, pixels: torch.Tensor) -> torch.Tensor:
         """pixels (B, C, H, W) -> tokens (B, P + gh*gw, D), prefix tokens first."""
-        self.grid_for(pixels)
-        return self.tokens(self.project(pixels))  # (B, D, gh, gw)
+        return self.tokens(self.project(pixels, self.grid_for(pixels)))  # (B, D, gh, gw)
 
 
 class SpectrogramPatchEmbedding(PatchEmbedding):
@@ -181,6 +181,6 @@ class SpectrogramPatchEmbedding(PatchEmbedding):
 
     def forward(self, spectrogram: torch.Tensor) -> torch.Tensor:
         """spectrogram (B, T, F) -> tokens (B, P + gf*gt, D), prefix tokens first."""
-        self.grid_for(spectrogram)
+        grid = self.grid_for(spectrogram)
         image = spectrogram.transpose(1, 2).unsqueeze(1)  # (B, 1, F, T)
-        return self.tokens(self.project(image))  # (B, D, gf, gt)
+        return self.tokens(self.project(image, grid))  # (B, D, gf, gt)

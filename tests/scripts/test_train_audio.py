@@ -80,10 +80,25 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
     assert len((out / "evaluation_beam3_transcripts.jsonl").read_text().splitlines()) == 12  # 6 test + 6 human
     assert before == {name: (out / name).read_bytes() for name in before}
 
+    # --init fine-tunes the saved recogniser with the tokenizer it carries: it starts where the run ended
+    tuned = tmp_path / "tuned"
+    train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "2", "--batch-size", "16",
+                      "--lr", "1e-4", "--eval-every", "0", "--eval-limit", "2", "--init", str(out / "model"),
+                      "--out", str(tuned)])
+    assert train_losses(tuned)[1] < 0.8 * losses[1], (train_losses(tuned), losses[1])
+    again = zoo.load_pretrained(tuned / "model")
+    assert again.tokenizer.encode(" and it was so") == model.tokenizer.encode(" and it was so")
+    assert json.loads((tuned / "summary.json").read_text())["model"] == str(out / "model")
 
-def test_wrong_family_is_refused():
+
+def test_wrong_family_is_refused(tmp_path):
     with pytest.raises(SystemExit, match="is a gpt model"):
         train_audio.main(["--task", "asr", "--model", "gpt_tiny"])
+    with pytest.raises(SystemExit, match="use it with --task asr"):
+        train_audio.main(["--task", "keywords", "--init", str(tmp_path)])
+    zoo.create_model("gpt_tiny").save_pretrained(tmp_path / "gpt")
+    with pytest.raises(SystemExit, match="not a Whisper"):
+        train_audio.main(["--task", "asr", "--init", str(tmp_path / "gpt"), "--out", str(tmp_path / "out")])
 
 
 def scripted_whisper(tokenizer, script: list[int]):

@@ -217,3 +217,15 @@ def test_model_flags_narrow_the_full_config():
     assert config.backends == ("sdpa",) and config.warmup == models.ModelsConfig().warmup
     assert config.text_shapes == models.ModelsConfig().text_shapes
     assert models_config(p.parse_args(["--quick"])) == models.ModelsConfig.quick()
+
+
+def test_a_llava_tower_read_at_its_patch_embeddings_has_its_reference():
+    """llava_scenes reads its tower at layer 0 (the patch embeddings), which transformers 5.24 turns into
+    output_hidden_states=0, asking for no hidden state; the case asks for all of them, and both sides agree."""
+    from zoo.bench.models_cases import Shape, build_case
+    case = build_case("llava_scenes", Shape("2x(9+8)", 2, 8), "cpu")
+    assert case.reference == "transformers"
+    with torch.inference_mode():
+        want, got = case.ref_out(case.ref), case.ours_out(case.ours)
+    assert want.shape == got.shape == (2, 17, 512)
+    torch.testing.assert_close(got, want, atol=1e-4, rtol=0)

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import zoo
-from tests.zoo.test_parity_llava import batch, hf_llava_model
+from tests.llava_cases import batch, hf_llava_model
 from zoo.generation import GenerationConfig, speculative_generate
 from zoo.llava import Llava
 

@@ -13,9 +13,9 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 
 import zoo
-from data.llava_processor import LlavaProcessor, clip_transform
 from heads.fusion import Projector, check_placeholders, repeat_images, splice_images
-from tests.helpers import eager_compiled_steps, randomize
+from tests.helpers import eager_compiled_steps
+from tests.llava_cases import IMAGE_ID, PAD, PROMPTS, TOKENS, VOCAB, batch, hf_llava_model, image
 from zoo.convert import hf_llava
 from zoo.convert.common import UnsupportedConfigError
 from zoo.llava import Llava, LlavaConfig
@@ -23,63 +23,12 @@ from zoo.llava import Llava, LlavaConfig
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()
 ATOL = 1e-4
-VOCAB, IMAGE_ID, PAD, BOS = 97, 96, 0, 1
-TOKENS = 16  # per image: 32x32 pixels in 8-pixel patches, class token dropped
-
-
-def hf_config(layer=-2, strategy="default", tied=False, act="gelu", bias=True):
-    vision = transformers.CLIPVisionConfig(hidden_size=48, intermediate_size=96, num_hidden_layers=3,
-                                           num_attention_heads=4, image_size=32, patch_size=8)
-    text = transformers.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                                    num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=160,
-                                    rms_norm_eps=1e-5, bos_token_id=BOS, eos_token_id=None, pad_token_id=PAD,
-                                    tie_word_embeddings=tied)
-    return transformers.LlavaConfig(vision_config=vision, text_config=text, image_token_id=IMAGE_ID,
-                                    image_seq_length=TOKENS + (strategy == "full"), vision_feature_layer=layer,
-                                    vision_feature_select_strategy=strategy, projector_hidden_act=act,
-                                    multimodal_projector_bias=bias, tie_word_embeddings=tied)
-
-
-def hf_llava_model(**kwargs):
-    ref = randomize(transformers.LlavaForConditionalGeneration(hf_config(**kwargs)), std=0.2)
-    ref.generation_config.eos_token_id = None
-    ref.generation_config.pad_token_id = PAD
-    return ref
 
 
 @pytest.fixture(scope="module")
 def pair():
     ref = hf_llava_model()
     return ref, zoo.from_hf(ref)
-
-
-class CharTokenizer:
-    """Text -> one id per character in 3..94 (never the placeholder 96): enough for the processor."""
-    pad_id, bos_id, eos_id = PAD, BOS, 2
-
-    def encode(self, text):
-        return [3 + ord(c) % 92 for c in text]
-
-
-def processor(tokens=TOKENS):
-    return LlavaProcessor(CharTokenizer(), IMAGE_ID, tokens, clip_transform(32))
-
-
-def image(seed):
-    return torch.randint(0, 256, (3, 40, 44), dtype=torch.uint8, generator=torch.Generator().manual_seed(seed))
-
-
-PROMPTS = {  # name -> (prompt, images)
-    "one": ("<image>\nwhat colour is the circle?", [image(0)]),
-    "two": ("compare <image> with <image> please", [image(1), image(2)]),
-    "none": ("a question without images", []),
-    "short": ("<image> hi", [image(3)]),
-}
-
-
-def batch(*names, tokens=TOKENS):
-    prompts, images = zip(*(PROMPTS[n] for n in names))
-    return processor(tokens)(list(prompts), list(images))
 
 
 def max_diff(a, b):

@@ -14,13 +14,15 @@ from zoo.bench.models import ModelsConfig
 # Shapes and repeats for the full run and --quick (explicit --gen-* flags win over either).
 FULL = {"gen_models": ["gpt_tiny", "llama_135m", "gpt2"], "gen_batches": [1, 8], "gen_prompt": 16, "gen_new_tokens": 128,
         "gen_warmup": 1, "gen_repeats": 5, "bandwidth_mb": 1024, "context_positions": [100, 1000],
-        "context_steps": 20, "spec_families": ["gpt", "llama"], "spec_train_steps": 250,
+        "context_steps": 20, "spec_families": ["gpt", "llama", "whisper"], "spec_train_steps": 250,
         "spec_target": "depth=12,dim=512,num_heads=8,mlp_hidden=2048",
+        "spec_whisper_target": "dim=256,audio_heads=4,text_heads=4,audio_depth=4,text_depth=8,audio_mlp_hidden=1024,"
+                               "text_mlp_hidden=1024",
         "spec_k": [2, 4, 6], "spec_prompts": 4, "spec_new_tokens": 128, "spec_repeats": 3}
 QUICK = {"gen_models": ["gpt_tiny"], "gen_batches": [1, 8], "gen_prompt": 8, "gen_new_tokens": 32,
          "gen_warmup": 1, "gen_repeats": 3, "bandwidth_mb": 256, "context_positions": [20, 200],
-         "context_steps": 8, "spec_families": ["gpt", "llama"], "spec_train_steps": 15,
-         "spec_target": "depth=4,dim=256,num_heads=4,mlp_hidden=1024",
+         "context_steps": 8, "spec_families": ["gpt", "llama", "whisper"], "spec_train_steps": 15,
+         "spec_target": "depth=4,dim=256,num_heads=4,mlp_hidden=1024", "spec_whisper_target": "text_depth=4",
          "spec_k": [2, 4], "spec_prompts": 2, "spec_new_tokens": 32, "spec_repeats": 2}
 
 
@@ -39,17 +41,19 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--context-positions", nargs=2, type=int, help="short and long cache positions "
                    f"(default {FULL['context_positions']})")
     g.add_argument("--context-steps", type=int, help="timed single-token steps per position (default 20)")
-    g.add_argument("--spec-families", nargs="+", choices=["gpt", "llama"],
-                   help=f"decoder families to draft for, each a {{family}}_tiny draft and a larger target "
-                        f"(default {FULL['spec_families']})")
+    g.add_argument("--spec-families", nargs="+", choices=["gpt", "llama", "whisper"],
+                   help=f"decoder families to draft for, each a {{family}}_tiny draft (whisper: whisper_micro) and a "
+                        f"larger target (default {FULL['spec_families']})")
     g.add_argument("--spec-train-steps", type=int, help="training steps of the target (default "
                    f"{FULL['spec_train_steps']}: with the draft's, about 5 minutes per family on 2 cores)")
     g.add_argument("--spec-draft-steps", type=int, help="training steps of the draft (default: 2x "
                    "--spec-train-steps; a {family}_tiny step costs ~1/8 of the default target's)")
     g.add_argument("--spec-target",
                    help="{family}_tiny overrides for the target, e.g. depth=8,dim=384,num_heads=6,mlp_hidden=1536")
+    g.add_argument("--spec-whisper-target", help="whisper_micro overrides for the Whisper target (default "
+                   f"{FULL['spec_whisper_target']}: a deeper, wider decoder over a 4-layer encoder)")
     g.add_argument("--spec-k", nargs="+", type=int, help=f"draft tokens per round (default {FULL['spec_k']})")
-    g.add_argument("--spec-prompts", type=int, help="held-out KJV prompts (default 4)")
+    g.add_argument("--spec-prompts", type=int, help="held-out KJV prompts, and speech clips (default 4)")
     g.add_argument("--spec-new-tokens", type=int, help="new tokens per prompt (default 128)")
     g.add_argument("--spec-repeats", type=int, help="timed runs per variant (default 3)")
     g.add_argument("--spec-train-dtype", choices=["fp32", "bf16"],

@@ -49,10 +49,11 @@ class GenerationBench:
     bandwidth_mb: int                   # buffer size of the bandwidth probes, MiB
     context_positions: tuple[int, int]  # short and long cache positions
     context_steps: int                  # timed single-token steps per position
-    spec_families: tuple[str, ...]      # decoder families to draft for: "gpt", "llama" ({family}_tiny presets)
+    spec_families: tuple[str, ...]      # decoder families to draft for: "gpt", "llama" ({family}_tiny), "whisper"
     spec_train_steps: int               # training steps of the speculative target
     spec_draft_steps: int               # ... and of its draft
     spec_target: str                    # {family}_tiny overrides for the target, "depth=8,dim=384,..."
+    spec_whisper_target: str            # whisper_micro overrides for the Whisper target, "text_depth=8,..."
     spec_k: tuple[int, ...]             # draft tokens per round
     spec_prompts: int                   # held-out prompts
     spec_new_tokens: int                # new tokens per prompt

@@ -6,7 +6,7 @@
     bound        this machine's memory bandwidth and the batch-1 tokens/s it allows; ours as a %
     bf16         our decoding with bf16 weights vs our fp32, batch 1
     context      one cached decoding step at position ~1000 vs ~100
-    speculative  per family (gpt, llama), a trained {family}_tiny draft and a larger target: vs plain greedy
+    speculative  per family (gpt, llama, whisper), a trained small draft and a larger target: vs plain greedy
 
     results = run(GenerationBench(...))       # prints progress lines
     print(report(results, config))

@@ -1,7 +1,8 @@
-"""Speculative decoding (greedy), for each decoder family (GPT, LLaMA): a {family}_tiny draft and a larger
+"""Speculative decoding (greedy), for each decoder family: for GPT and LLaMA a {family}_tiny draft and a larger
 target of the same family, trained on the shipped KJV extract by scripts/train_text.py with the same
-tokenizer; speculative against plain greedy target decoding on held-out prompts, outputs asserted
-identical."""
+tokenizer; for Whisper (speculative_whisper.py) a whisper_micro draft and a deeper-decoder target trained on
+the speech set by scripts/train_audio.py. Speculative against plain greedy target decoding on held-out
+prompts (and audio), outputs asserted identical."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from typing import Callable
+
 import torch
+from torch import nn
 
 import zoo
 from data.lm_dataset import train_val_split
@@ -24,9 +28,10 @@ from zoo.bench.report import BenchmarkError, met, table
 from zoo.bench.timing import interleaved
 from zoo.generation import GenerationConfig, generate, speculative_generate
 
-# The one training recipe for text models is the script's; run as a child process, since no module
-# may import a script. It sits in the repository beside this package.
-TRAIN_TEXT = Path(__file__).resolve().parents[3] / "scripts" / "train_text.py"
+# The one training recipe for each modality is its script's; run as a child process, since no module
+# may import a script. They sit in the repository beside this package.
+SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
+TRAIN_TEXT = SCRIPTS / "train_text.py"
 
 
 def parse_overrides(text: str) -> dict:
@@ -41,10 +46,10 @@ def parse_overrides(text: str) -> dict:
     return out
 
 
-def train_text(flags: list[str]) -> float:
-    """scripts/train_text.py with `flags` in a child process (its output passes through) on this process's
-    torch threads; returns its wall clock in seconds."""
-    command = [sys.executable, str(TRAIN_TEXT), *flags, "--threads", str(torch.get_num_threads())]
+def train_script(flags: list[str], script: Path = TRAIN_TEXT) -> float:
+    """A training script (scripts/train_text.py) with `flags` in a child process (its output passes through)
+    on this process's torch threads; returns its wall clock in seconds."""
+    command = [sys.executable, str(script), *flags, "--threads", str(torch.get_num_threads())]
     sys.stdout.flush()  # our progress lines before the child's
     start = time.perf_counter()
     if subprocess.run(command).returncode != 0:
@@ -62,7 +67,7 @@ def train_models(config: GenerationBench, work: Path, family: str):
 
     wall = {}
     if not (work / "draft" / "model" / "config.json").exists():
-        wall["draft"] = train_text(["--model", f"{family}_tiny", "--out", str(work / "draft"),
+        wall["draft"] = train_script(["--model", f"{family}_tiny", "--out", str(work / "draft"),
                                     *common(config.spec_draft_steps)])
     tokenizer = load_tokenizer(work / "draft" / "tokenizer")
     if not (work / "target" / "model" / "config.json").exists():
@@ -70,7 +75,7 @@ def train_models(config: GenerationBench, work: Path, family: str):
         init = zoo.create_model(f"{family}_tiny", vocab_size=tokenizer.vocab_size,
                                 **parse_overrides(config.spec_target))
         init.save_pretrained(work / "target_init")
-        train_text(["--model", f"{family}_tiny", "--init", str(work / "target_init"),
+        train_script(["--model", f"{family}_tiny", "--init", str(work / "target_init"),
                     "--tokenizer", str(work / "draft" / "tokenizer"), "--out", str(work / "target"),
                     *common(config.spec_train_steps)])
         wall["target"] = time.perf_counter() - start
@@ -79,11 +84,18 @@ def train_models(config: GenerationBench, work: Path, family: str):
     return models, tokenizer, summaries, wall
 
 
-def acceptance(target, draft, prompts: list[torch.Tensor], reference: list[torch.Tensor], k: int, n: int) -> dict:
+# One prompt: (target, draft, prompt (1, T)); target and draft are callables giving the models to decode with
+# (a text model itself, or a Whisper's decoder bound to the prompt's audio, encoded when called).
+Case = tuple[Callable[[], nn.Module], Callable[[], nn.Module], torch.Tensor]
+
+
+def acceptance(cases: list[Case], reference: list[torch.Tensor], k: int, n: int, **options) -> dict:
     """Acceptance rate and forward counts of speculative_generate with k draft tokens per round, after
     checking that it and generate(draft_model=) both give plain greedy's tokens."""
-    results = [speculative_generate(target, draft, p, GenerationConfig(max_new_tokens=n), k) for p in prompts]
-    via_generate = [generate(target, p, n, draft_model=draft, num_draft_tokens=k) for p in prompts]
+    config = GenerationConfig(max_new_tokens=n, **options)
+    results = [speculative_generate(target(), draft(), p, config, k) for target, draft, p in cases]
+    via_generate = [generate(target(), p, n, draft_model=draft(), num_draft_tokens=k, **options)
+                    for target, draft, p in cases]
     for i, ((tokens, _), public, want) in enumerate(zip(results, via_generate, reference)):
         if not (torch.equal(tokens, want) and torch.equal(public, want)):
             raise BenchmarkError(f"speculative k={k} differs from plain greedy on prompt {i}")
@@ -94,10 +106,40 @@ def acceptance(target, draft, prompts: list[torch.Tensor], reference: list[torch
             "draft_forwards": sum(s.draft_forwards for _, s in results)}
 
 
+@torch.inference_mode()
+def measure(config: GenerationBench, cases: list[Case], n: int, **options) -> dict:
+    """Plain greedy decoding of the target, the draft alone and speculative decoding at each config.spec_k,
+    interleaved over config.spec_repeats runs: tokens per second (the tokens plain greedy emits, at most n per
+    prompt; options: GenerationConfig fields such as eos_id), speed-ups over plain, acceptance rates."""
+    def plain():
+        return [generate(target(), p, n, **options) for target, _, p in cases]
+
+    def speculative(k):
+        return [generate(target(), p, n, draft_model=draft(), num_draft_tokens=k, **options)
+                for target, draft, p in cases]
+
+    reference = plain()
+    stats = {k: acceptance(cases, reference, k, n, **options) for k in config.spec_k}
+    fns = {"plain": plain, "draft_alone": lambda: [generate(draft(), p, n, **options) for _, draft, p in cases],
+           **{f"k={k}": (lambda k=k: speculative(k)) for k in config.spec_k}}
+    times = interleaved(fns, 1, config.spec_repeats)
+    med = {key: statistics.median(v) for key, v in times.items()}
+    tokens = sum(out.shape[1] - p.shape[1] for out, (_, _, p) in zip(reference, cases))
+    rows = [{"k": k, "tok_s": tokens / med[f"k={k}"], "speedup": med["plain"] / med[f"k={k}"],
+             "pair_speedups": [p / s for p, s in zip(times["plain"], times[f"k={k}"])], **stats[k]}
+            for k in config.spec_k]
+    # via_generate: the timed calls go through the public generate(draft_model=) (kept in the JSON)
+    return {"via_generate": True, "plain_tok_s": tokens / med["plain"], "draft_tok_s": tokens / med["draft_alone"],
+            "rows": rows, "prompts": len(cases), "new_tokens": n, "tokens": tokens, "times": times,
+            "reference": reference}
+
+
 def run(config: GenerationBench) -> dict:
     """{"families": {family: its result}} for each of config.spec_families, each in its own folder."""
+    from zoo.bench.generation import speculative_whisper  # it builds on this module
     work = Path(config.spec_dir or tempfile.mkdtemp(prefix="bench_spec_"))
-    return {"families": {family: run_family(config, work / family, family) for family in config.spec_families}}
+    return {"families": {family: (speculative_whisper.run if family == "whisper" else run_family)(
+        config, work / family, family) for family in config.spec_families}}
 
 
 def run_family(config: GenerationBench, work: Path, family: str) -> dict:
@@ -106,41 +148,24 @@ def run_family(config: GenerationBench, work: Path, family: str) -> dict:
     _, held_out = train_val_split(work / "draft" / "tokens.bin", config.gen_prompt, val_fraction=0.1)
     picks = [len(held_out) * (i + 1) // (config.spec_prompts + 1) for i in range(config.spec_prompts)]
     prompts = [held_out[i]["input_ids"][None].long() for i in picks]  # (1, T) each
-
-    def plain():
-        return [generate(target, p, n) for p in prompts]
-
-    def speculative(k):
-        return [generate(target, p, n, draft_model=draft, num_draft_tokens=k) for p in prompts]
-
-    reference = plain()
-    stats = {k: acceptance(target, draft, prompts, reference, k, n) for k in config.spec_k}
-    fns = {"plain": plain, "draft_alone": lambda: [generate(draft, p, n) for p in prompts],
-           **{f"k={k}": (lambda k=k: speculative(k)) for k in config.spec_k}}
-    times = interleaved(fns, 1, config.spec_repeats)
-    med = {key: statistics.median(v) for key, v in times.items()}
-    tokens = n * len(prompts)
-    rows = [{"k": k, "tok_s": tokens / med[f"k={k}"], "speedup": med["plain"] / med[f"k={k}"],
-             "pair_speedups": [p / s for p, s in zip(times["plain"], times[f"k={k}"])], **stats[k]}
-            for k in config.spec_k]
-    # via_generate: the timed calls go through the public generate(draft_model=) (kept in the JSON)
-    result = {"family": family, "work_dir": str(work), "summaries": summaries, "train_wall_s": wall,
-              "via_generate": True,
-              "plain_tok_s": tokens / med["plain"], "draft_tok_s": tokens / med["draft_alone"], "rows": rows,
-              "prompts": len(prompts), "new_tokens": n, "times": times,
+    measured = measure(config, [(lambda: target, lambda: draft, p) for p in prompts], n)
+    reference = measured.pop("reference")
+    result = {"family": family, "work_dir": str(work), "summaries": summaries, "train_wall_s": wall, **measured,
               "sample": tokenizer.decode(reference[0][0].tolist()),
               "params_m": {k: sum(p.numel() for p in m.parameters()) / 1e6 for k, m in models.items()}}
     print(f"  speculative {family}: plain {result['plain_tok_s']:.1f} tok/s, best k speed-up "
-          f"{max(r['speedup'] for r in rows):.2f}x", flush=True)
+          f"{max(r['speedup'] for r in result['rows']):.2f}x", flush=True)
     return result
 
 
 def report(results: dict, config: GenerationBench) -> str:
-    return "\n".join(report_family(s, config) for s in results["families"].values())
+    from zoo.bench.generation import speculative_whisper
+    return "\n".join((speculative_whisper.report if s["family"] == "whisper" else report_family)(s, config)
+                     for s in results["families"].values())
 
 
 def report_family(s: dict, config: GenerationBench) -> str:
-    d, t, target = s["summaries"]["draft"], s["summaries"]["target"], TARGETS["speculative"]
+    d, t = s["summaries"]["draft"], s["summaries"]["target"]
     tiny = f"{s['family']}_tiny"
     return "\n".join([
         f"\n### Speculative decoding (greedy), {s['family']}: target {s['params_m']['target']:.1f}M params "
@@ -153,8 +178,13 @@ def report_family(s: dict, config: GenerationBench) -> str:
         f"{s['plain_tok_s']:.1f} tok/s, draft alone {s['draft_tok_s']:.1f} tok/s. Speculative outputs "
         f"identical to plain greedy (asserted)"
         f"{' (timed through generate(draft_model=))' if s['via_generate'] else ''}.\n",
-        table(["k", "tok/s", "speed-up vs plain", "acceptance rate", "target forwards / token", "target", "met"],
-              [[r["k"], f"{r['tok_s']:.1f}", f"**{r['speedup']:.2f}x**", f"{r['acceptance_rate']:.2f}",
-                f"{r['target_forwards'] / (s['prompts'] * s['new_tokens']):.2f}", f">= {target}x",
-                met(r["speedup"] >= target)] for r in s["rows"]]),
-        f"\nSample (target greedy, first prompt): {s['sample'][:240]!r}"])
+        k_table(s), f"\nSample (target greedy, first prompt): {s['sample'][:240]!r}"])
+
+
+def k_table(s: dict) -> str:
+    """One row per k: tokens per second, speed-up over plain greedy, acceptance, target forwards per token."""
+    target, tokens = TARGETS["speculative"], s.get("tokens", s["prompts"] * s["new_tokens"])
+    return table(["k", "tok/s", "speed-up vs plain", "acceptance rate", "target forwards / token", "target", "met"],
+                 [[r["k"], f"{r['tok_s']:.1f}", f"**{r['speedup']:.2f}x**", f"{r['acceptance_rate']:.2f}",
+                   f"{r['target_forwards'] / tokens:.2f}", f">= {target}x", met(r["speedup"] >= target)]
+                  for r in s["rows"]])
