@@ -156,6 +156,39 @@ def raise_recompile_limit() -> None:
     torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, COMPILED_GRAPHS)
 
 
+def machine_folder(args: argparse.Namespace, results: dict) -> Path:
+    """benchmarks/<machine>/: where this machine's tables are stored."""
+    return Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"]))
+
+
+def merged_models(args: argparse.Namespace, config, results: dict, command: str) -> list[dict]:
+    """The model table's rows; with --write-benchmarks and --model-merge, merged with the presets earlier runs
+    timed (benchmarks/<machine>/models.json, rewritten with the merged rows, each naming the run that timed it)."""
+    rows = models.run(config, ceilings=results.get("ceilings"))
+    if not (args.write_benchmarks and args.model_merge):
+        return rows
+    stored = machine_folder(args, results) / "models.json"
+    run = {"command": command, "date": datetime.datetime.now().isoformat(" ", "minutes"),
+           "warmup": config.warmup, "repeats": config.repeats}
+    rows = models.merge(rows, json.loads(stored.read_text()) if stored.exists() else [], run)
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_text(json.dumps(rows, indent=1) + "\n")
+    return rows
+
+
+def attention_render(args: argparse.Namespace, results: dict, rows: list[dict]) -> str:
+    """The sweep's table and summary; with --write-benchmarks, the log-log PNG beside the machine's CSVs."""
+    text = (attention.report(rows, attention.settings(args.quick, args.device)) + "\n\n"
+            + attention.summary_report(attention.summarize(rows)))
+    if not args.write_benchmarks:
+        return text
+    folder = machine_folder(args, results)
+    folder.mkdir(parents=True, exist_ok=True)
+    attention.plot(rows, str(folder / "attention.png"))
+    link = Path(os.path.relpath(folder.resolve(), Path(args.benchmarks_file).resolve().parent)).as_posix()
+    return text + f"\n\nLog-log plot: [attention.png]({link}/attention.png)\n"
+
+
 def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
                   command: str = "") -> dict[str, tuple[Callable, Callable]]:
     """{section: (measure, render)}: measure() runs it and returns its result, render(result) its Markdown.
@@ -184,28 +217,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
 
     def models_run():
         configs["models"] = models_config(args)
-        rows = models.run(configs["models"], ceilings=results.get("ceilings"))
-        if not (args.write_benchmarks and args.model_merge):
-            return rows
-        stored = Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"])) / "models.json"
-        run = {"command": command, "date": datetime.datetime.now().isoformat(" ", "minutes"),
-               "warmup": configs["models"].warmup, "repeats": configs["models"].repeats}
-        rows = models.merge(rows, json.loads(stored.read_text()) if stored.exists() else [], run)
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(rows, indent=1) + "\n")
-        return rows
-
-    def attention_render(rows):
-        """The sweep's table and summary; with --write-benchmarks, the log-log PNG beside the machine's CSVs."""
-        text = (attention.report(rows, attention.settings(args.quick, args.device)) + "\n\n"
-                + attention.summary_report(attention.summarize(rows)))
-        if not args.write_benchmarks:
-            return text
-        folder = Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"]))
-        folder.mkdir(parents=True, exist_ok=True)
-        attention.plot(rows, str(folder / "attention.png"))
-        link = Path(os.path.relpath(folder.resolve(), Path(args.benchmarks_file).resolve().parent)).as_posix()
-        return text + f"\n\nLog-log plot: [attention.png]({link}/attention.png)\n"
+        return merged_models(args, configs["models"], results, command)
 
     def per_model(section):
         return lambda: [row for model in config.models for row in section.run(model, config)]
@@ -213,7 +225,8 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
     return {
         "ceilings": (lambda: ceilings.run(quick=args.quick), ceilings.tables),
         "models": (models_run, lambda rows: models.report(rows, configs["models"])),
-        "attention": (lambda: attention.sweep(attention.settings(args.quick, args.device)), attention_render),
+        "attention": (lambda: attention.sweep(attention.settings(args.quick, args.device)),
+                      lambda rows: attention_render(args, results, rows)),
         "forward": (per_model(forward), lambda rows: forward.report(rows, config)),
         "train": (per_model(train), lambda rows: train.report(rows, config)),
         "learning": (lambda: learning.run(40 if args.quick else args.learn_steps), learning.report),
