@@ -14,8 +14,9 @@ over the time it spends in GEMMs and attention kernels (torch.profiler). Any
 implementation that runs the same arithmetic with the same kernels is slower than
 those kernels alone, so a target above the ceiling is out of reach by design.
 
-    python scripts/benchmark.py                    # every section: hours on 2 cores (models alone 3-5 h,
-                                                   # generation 35-50 min, ast 30-40, recipes 20-30, whisper 10-15)
+    python scripts/benchmark.py                    # every section: hours on 2 cores (models alone 3-5 h, generation
+                                                   # 60-80 min, speculative 80-100 (the Whisper pair trains for an
+                                                   # hour), ast 30-40, recipes 20-30, whisper 10-15)
     python scripts/benchmark.py --quick            # smoke test on the tiny presets, about 2 minutes
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
@@ -23,6 +24,8 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --write-benchmarks --only ceilings whisper    # make bench BENCH_ARGS="--only ceilings whisper"
     make bench BENCH_ARGS="--only ceilings models --model-timed gpt2 bert_base --model-repeats 4"   # the model
                                                    # table in parts: each run adds its presets to the stored ones
+    make bench BENCH_ARGS="--only speculative --spec-families whisper --spec-dir runs/spec"   # one family: the
+                                                   # others stay as stored; a --spec-dir keeps the trained models
 
 Prints Markdown tables. With --write-benchmarks it also stores them under benchmarks/<machine>/ (each
 section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
@@ -32,12 +35,15 @@ a run replaces the sections it ran and keeps the others; text outside the block 
 figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
 against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
 learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast,
-llava, generation/, whisper, scale); this script parses the flags, runs them and prints
+llava, generation/ (decoding; and speculative, its own section here: a trained draft and target per family,
+each family's result kept in benchmarks/<machine>/speculative.json so that a run of one family keeps the
+others), whisper, scale); this script parses the flags, runs them and prints
 their tables. --device cuda runs the models and attention sections on a GPU (the xformers column appears).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -59,15 +65,16 @@ from zoo.bench import models, recipes
 from zoo.bench import scale as scale_bench
 from zoo.bench import whisper as whisper_bench
 from zoo.bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
-from zoo.bench.config import ModelBench
+from zoo.bench.config import GenerationBench, ModelBench
 from zoo.bench.document import Capture, machine_slug, write
+from zoo.bench.generation import speculative
 from zoo.bench.generation.common import COMPILED_GRAPHS
-from zoo.bench.report import run_cli, write_json
+from zoo.bench.report import BenchmarkError, run_cli, write_json
 from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
-            "generation", "whisper", "scale"]
+            "generation", "speculative", "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -149,6 +156,9 @@ def add_document_arguments(p: argparse.ArgumentParser) -> None:
                    help="where each machine's tables are stored (default: benchmarks/ in the repository)")
     g.add_argument("--machine-slug", help="the machine's folder and marker name (default: from the CPU model and core "
                    "count and its bf16 tier, e.g. intel-xeon-2c-amx)")
+    g.add_argument("--spec-merge", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --write-benchmarks, keep the speculative families an earlier run on this machine measured "
+                        "and this one did not (stored in benchmarks/<machine>/speculative.json; default on)")
 
 
 def raise_recompile_limit() -> None:
@@ -161,19 +171,48 @@ def machine_folder(args: argparse.Namespace, results: dict) -> Path:
     return Path(args.benchmarks_dir) / (args.machine_slug or machine_slug(results["machine"]))
 
 
+def merge_stored(args: argparse.Namespace, results: dict, name: str, fresh, merge: Callable, run: dict, empty):
+    """merge(fresh, stored, run): this run's result merged with what earlier runs on this machine stored in
+    benchmarks/<machine>/<name>.json (`empty` where none did), which is rewritten with the merged result."""
+    stored = machine_folder(args, results) / f"{name}.json"
+    merged = merge(fresh, json.loads(stored.read_text()) if stored.exists() else empty, run)
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_text(json.dumps(merged, indent=1) + "\n")
+    return merged
+
+
+def run_stamp(command: str, **extra) -> dict:
+    """What a merged table names for the run that measured a row: its command and date."""
+    return {"command": command, "date": datetime.datetime.now().isoformat(" ", "minutes"), **extra}
+
+
 def merged_models(args: argparse.Namespace, config, results: dict, command: str) -> list[dict]:
     """The model table's rows; with --write-benchmarks and --model-merge, merged with the presets earlier runs
     timed (benchmarks/<machine>/models.json, rewritten with the merged rows, each naming the run that timed it)."""
     rows = models.run(config, ceilings=results.get("ceilings"))
     if not (args.write_benchmarks and args.model_merge):
         return rows
-    stored = machine_folder(args, results) / "models.json"
-    run = {"command": command, "date": datetime.datetime.now().isoformat(" ", "minutes"),
-           "warmup": config.warmup, "repeats": config.repeats}
-    rows = models.merge(rows, json.loads(stored.read_text()) if stored.exists() else [], run)
-    stored.parent.mkdir(parents=True, exist_ok=True)
-    stored.write_text(json.dumps(rows, indent=1) + "\n")
-    return rows
+    run = run_stamp(command, warmup=config.warmup, repeats=config.repeats)
+    return merge_stored(args, results, "models", rows, models.merge, run, [])
+
+
+def generation_sections(config: GenerationBench) -> GenerationBench:
+    """The generation section's config: its sections less speculative decoding, which is a section of its own here
+    (trained models, measured per family and merged: `--only speculative`)."""
+    sections = tuple(name for name in config.gen_sections if name != "speculative")
+    if not sections:
+        raise BenchmarkError("--only generation --gen-sections speculative: speculative decoding is its own section in "
+                             "this script; run it with --only speculative")
+    return dataclasses.replace(config, gen_sections=sections)
+
+
+def merged_speculative(args: argparse.Namespace, config: GenerationBench, results: dict, command: str) -> dict:
+    """The speculative section's families; with --write-benchmarks and --spec-merge, merged with the families
+    earlier runs measured (benchmarks/<machine>/speculative.json, each naming the run that measured it)."""
+    fresh = speculative.run(config)
+    if not (args.write_benchmarks and args.spec_merge):
+        return fresh
+    return merge_stored(args, results, "speculative", fresh, speculative.merge, run_stamp(command), {})
 
 
 def attention_render(args: argparse.Namespace, results: dict, rows: list[dict]) -> str:
@@ -204,7 +243,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
 
     def generation_run():
         raise_recompile_limit()
-        configs["generation"] = generation_config(args)
+        configs["generation"] = generation_sections(generation_config(args))
         return generation.run(configs["generation"])
 
     def whisper_run():
@@ -235,6 +274,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "ast": (lambda: ast_bench.run(config, quick=args.quick), ast_bench.report),
         "llava": (llava_run, llava_bench.report),
         "generation": (generation_run, lambda result: generation.report(result, configs["generation"])),
+        "speculative": (lambda: merged_speculative(args, generation_config(args), results, command), speculative.report),
         "whisper": (whisper_run, lambda result: whisper_bench.report(result, configs["whisper"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }

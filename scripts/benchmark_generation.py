@@ -19,7 +19,8 @@ Sections (each prints a Markdown table with its targets beside the numbers; the 
 
     python scripts/benchmark_generation.py              # the full run (35-50 min on 2 idle cores, compiling included)
     python scripts/benchmark_generation.py --quick      # smoke test, < 60 s
-    python scripts/benchmark.py --only generation       # the same, from the main benchmark
+    python scripts/benchmark.py --only generation speculative   # the same from the main benchmark, where
+                                                       # speculative is its own section (merged per family)
 
 The fairness rules are scripts/benchmark.py's; both time with zoo.bench.
 """

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from tests.helpers import ROOT, load_script, markdown_tables
+from zoo.bench.cli import generation_config
 from zoo.bench.document import Section, machine_slug, write
-from zoo.bench.report import recording, table
+from zoo.bench.report import BenchmarkError, recording, table
 
 benchmark = load_script("benchmark")
 MACHINE = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "isa": "AVX512, AMX-BF16", "threads": 2,
@@ -217,3 +218,35 @@ def test_the_model_table_is_measured_in_parts(tmp_path):
     timed = {row[0]: row[-1] for row in presets[1:]}
     assert timed == {"gpt_tiny": "yes (run 1)", "bert_tiny": "yes (run 2)"}
     assert "`python scripts/benchmark.py --quick --only models --model-presets gpt_tiny bert_tiny" in text
+
+
+def test_speculative_decoding_is_its_own_section():
+    """scripts/benchmark.py's generation section runs without speculative decoding (`--only speculative` runs
+    it); asking the generation section for it alone names the section to use."""
+    with pytest.raises(BenchmarkError, match="--only speculative"):
+        benchmark.main(["--quick", "--only", "generation", "--gen-sections", "speculative", "--threads", "1"])
+    args = benchmark.parse_args(["--quick", "--only", "generation"])
+    config = benchmark.generation_sections(generation_config(args))
+    assert "speculative" not in config.gen_sections and "decode" in config.gen_sections
+
+
+@pytest.mark.slow  # trains a gpt and a llama pair for a few steps in child processes (about 2 minutes on 2 cores)
+def test_speculative_families_are_measured_in_parts(tmp_path):
+    """Two --only speculative runs, one family each: the second keeps the family the first measured (from
+    benchmarks/<machine>/speculative.json), and BENCHMARKS.md shows both tables, each naming its run."""
+    def spec_run(family):
+        benchmark.main(["--quick", "--only", "speculative", "--spec-families", family, "--spec-train-steps", "4",
+                        "--spec-k", "2", "--spec-new-tokens", "8", "--spec-prompts", "1", "--spec-repeats", "1",
+                        "--spec-train-dtype", "fp32", "--spec-dir", str(tmp_path / "spec"), "--threads", "1",
+                        "--write-benchmarks", "--benchmarks-file", str(tmp_path / "BENCHMARKS.md"),
+                        "--benchmarks-dir", str(tmp_path / "benchmarks"), "--machine-slug", "box"])
+        return json.loads((tmp_path / "benchmarks" / "box" / "speculative.json").read_text())["families"]
+
+    first = spec_run("llama")
+    second = spec_run("gpt")
+    assert list(second) == ["gpt", "llama"] and second["llama"] == first["llama"]
+    assert "--spec-families gpt" in second["gpt"]["run"]["command"]
+    text = read(tmp_path / "BENCHMARKS.md")
+    for family in ("gpt", "llama"):
+        assert f"Speculative decoding (greedy), {family}: target" in text
+        assert f"Measured by `python scripts/benchmark.py --quick --only speculative --spec-families {family}" in text

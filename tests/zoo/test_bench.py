@@ -207,6 +207,22 @@ def test_decode_bf16_is_a_section_and_says_why_where_bf16_is_emulated(monkeypatc
     assert "|" not in text
 
 
+def test_speculative_merge_keeps_the_families_a_run_left_out():
+    """A run that measured whisper keeps gpt and llama from the stored results, in table order, and stamps only
+    its own family with its command; a family measured again replaces the stored one."""
+    stored = {"families": {"gpt": {"family": "gpt", "rows": [1], "run": {"command": "first"}},
+                           "llama": {"family": "llama", "rows": [2], "run": {"command": "first"}}}}
+    now = {"families": {"whisper": {"family": "whisper", "rows": [3]}}}
+    merged = speculative.merge(now, stored, {"command": "second"})["families"]
+    assert list(merged) == ["gpt", "llama", "whisper"]
+    assert merged["gpt"] == stored["families"]["gpt"] and merged["whisper"]["run"] == {"command": "second"}
+    again = speculative.merge({"families": {"gpt": {"family": "gpt", "rows": [4]}}}, {"families": merged},
+                              {"command": "third"})["families"]
+    assert again["gpt"] == {"family": "gpt", "rows": [4], "run": {"command": "third"}}
+    assert again["whisper"] == merged["whisper"] and list(again) == ["gpt", "llama", "whisper"]
+    assert speculative.merge(now, {}, {"command": "x"})["families"].keys() == {"whisper"}
+
+
 @pytest.mark.slow  # trains a draft and a target per family in child processes (about 3 minutes on 2 cores)
 def test_speculative_section_quick_for_each_family(tmp_path):
     """The speculative section in quick mode: a draft and a target trained per family (a few steps), greedy
@@ -214,7 +230,8 @@ def test_speculative_section_quick_for_each_family(tmp_path):
     p = argparse.ArgumentParser()
     add_generation_arguments(p)
     p.add_argument("--quick", action="store_true")
-    config = generation_config(p.parse_args(["--quick", "--spec-train-steps", "4", "--spec-k", "2",
+    config = generation_config(p.parse_args(["--quick", "--spec-train-steps", "4", "--spec-whisper-steps", "4", "8",
+                                             "--spec-k", "2",
                                              "--spec-new-tokens", "8", "--spec-prompts", "1", "--spec-repeats", "1",
                                              "--spec-train-dtype", "fp32", "--spec-dir", str(tmp_path)]))
     result = speculative.run(config)

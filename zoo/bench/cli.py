@@ -18,12 +18,13 @@ FULL = {"gen_models": ["gpt_tiny", "llama_135m", "gpt2"], "gen_batches": [1, 8],
         "spec_target": "depth=12,dim=512,num_heads=8,mlp_hidden=2048",
         "spec_whisper_target": "dim=256,audio_heads=4,text_heads=4,audio_depth=4,text_depth=8,audio_mlp_hidden=1024,"
                                "text_mlp_hidden=1024",
-        "spec_k": [2, 4, 6], "spec_prompts": 4, "spec_new_tokens": 128, "spec_repeats": 3}
+        "spec_whisper_steps": [1500, 2000], "spec_k": [2, 4, 6], "spec_prompts": 4, "spec_new_tokens": 128,
+        "spec_repeats": 3}
 QUICK = {"gen_models": ["gpt_tiny"], "gen_batches": [1, 8], "gen_prompt": 8, "gen_new_tokens": 32,
          "gen_warmup": 1, "gen_repeats": 3, "bandwidth_mb": 256, "context_positions": [20, 200],
          "context_steps": 8, "spec_families": ["gpt", "llama", "whisper"], "spec_train_steps": 15,
          "spec_target": "depth=4,dim=256,num_heads=4,mlp_hidden=1024", "spec_whisper_target": "text_depth=4",
-         "spec_k": [2, 4], "spec_prompts": 2, "spec_new_tokens": 32, "spec_repeats": 2}
+         "spec_whisper_steps": [15, 30], "spec_k": [2, 4], "spec_prompts": 2, "spec_new_tokens": 32, "spec_repeats": 2}
 
 
 def add_generation_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,6 +53,9 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
                    help="{family}_tiny overrides for the target, e.g. depth=8,dim=384,num_heads=6,mlp_hidden=1536")
     g.add_argument("--spec-whisper-target", help="whisper_micro overrides for the Whisper target (default "
                    f"{FULL['spec_whisper_target']}: a deeper, wider decoder over a 4-layer encoder)")
+    g.add_argument("--spec-whisper-steps", nargs=2, type=int, metavar=("TARGET", "DRAFT"),
+                   help=f"training steps of the Whisper target and draft (default {FULL['spec_whisper_steps']}: speech "
+                        "needs more than text; about an hour on 2 cores)")
     g.add_argument("--spec-k", nargs="+", type=int, help=f"draft tokens per round (default {FULL['spec_k']})")
     g.add_argument("--spec-prompts", type=int, help="held-out KJV prompts, and speech clips (default 4)")
     g.add_argument("--spec-new-tokens", type=int, help="new tokens per prompt (default 128)")

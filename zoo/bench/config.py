@@ -54,6 +54,7 @@ class GenerationBench:
     spec_draft_steps: int               # ... and of its draft
     spec_target: str                    # {family}_tiny overrides for the target, "depth=8,dim=384,..."
     spec_whisper_target: str            # whisper_micro overrides for the Whisper target, "text_depth=8,..."
+    spec_whisper_steps: tuple[int, int]  # training steps of the Whisper target and of its draft
     spec_k: tuple[int, ...]             # draft tokens per round
     spec_prompts: int                   # held-out prompts
     spec_new_tokens: int                # new tokens per prompt

@@ -11,9 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-from typing import Callable
 
 import torch
 from torch import nn
@@ -134,12 +133,37 @@ def measure(config: GenerationBench, cases: list[Case], n: int, **options) -> di
             "reference": reference}
 
 
+FAMILIES = ("gpt", "llama", "whisper")  # the order of the tables
+
+
+def family_steps(family: str) -> tuple[Callable, Callable]:
+    """(run, report) of a family's row: speculative_whisper's for Whisper (it builds on this module), else the
+    text families' below."""
+    if family != "whisper":
+        return run_family, report_family
+    from zoo.bench.generation import speculative_whisper
+    return speculative_whisper.run, speculative_whisper.report
+
+
+def settings(config: GenerationBench) -> dict:
+    """The settings a family's table names, kept in its result: a merged table shows rows of earlier runs."""
+    return {"dtype": config.spec_train_dtype, "repeats": config.spec_repeats, "prompts": config.spec_prompts}
+
+
 def run(config: GenerationBench) -> dict:
     """{"families": {family: its result}} for each of config.spec_families, each in its own folder."""
-    from zoo.bench.generation import speculative_whisper  # it builds on this module
     work = Path(config.spec_dir or tempfile.mkdtemp(prefix="bench_spec_"))
-    return {"families": {family: (speculative_whisper.run if family == "whisper" else run_family)(
-        config, work / family, family) for family in config.spec_families}}
+    return {"families": {family: {**family_steps(family)[0](config, work / family, family),
+                                  "settings": settings(config)} for family in config.spec_families}}
+
+
+def merge(results: dict, stored: dict, run_info: dict) -> dict:
+    """This run's families, each stamped with `run_info` (its command and date), and the families it left out
+    taken from `stored`, the merged results of earlier runs on the same machine: a CPU trains and measures the
+    families in parts (a Whisper pair trains for an hour)."""
+    families = {**stored.get("families", {}),
+                **{name: {**s, "run": run_info} for name, s in results["families"].items()}}
+    return {"families": {name: families[name] for name in FAMILIES if name in families}}
 
 
 def run_family(config: GenerationBench, work: Path, family: str) -> dict:
@@ -151,28 +175,33 @@ def run_family(config: GenerationBench, work: Path, family: str) -> dict:
     measured = measure(config, [(lambda: target, lambda: draft, p) for p in prompts], n)
     reference = measured.pop("reference")
     result = {"family": family, "work_dir": str(work), "summaries": summaries, "train_wall_s": wall, **measured,
-              "sample": tokenizer.decode(reference[0][0].tolist()),
+              "train_steps": config.spec_train_steps, "draft_steps": config.spec_draft_steps,
+              "target_overrides": config.spec_target, "sample": tokenizer.decode(reference[0][0].tolist()),
               "params_m": {k: sum(p.numel() for p in m.parameters()) / 1e6 for k, m in models.items()}}
     print(f"  speculative {family}: plain {result['plain_tok_s']:.1f} tok/s, best k speed-up "
           f"{max(r['speedup'] for r in result['rows']):.2f}x", flush=True)
     return result
 
 
-def report(results: dict, config: GenerationBench) -> str:
-    from zoo.bench.generation import speculative_whisper
-    return "\n".join((speculative_whisper.report if s["family"] == "whisper" else report_family)(s, config)
-                     for s in results["families"].values())
+def report(results: dict, config: GenerationBench | None = None) -> str:
+    """Each family's tables, from the settings its result keeps (`config` is not read: merged results hold
+    families measured by different runs); a family an earlier run measured names that run."""
+    return "\n".join(family_steps(s["family"])[1](s) + measured_by(s) for s in results["families"].values())
 
 
-def report_family(s: dict, config: GenerationBench) -> str:
-    d, t = s["summaries"]["draft"], s["summaries"]["target"]
+def measured_by(s: dict) -> str:
+    return f"\n\nMeasured by `{s['run']['command']}` ({s['run']['date']})." if s.get("run") else ""
+
+
+def report_family(s: dict) -> str:
+    d, t, run = s["summaries"]["draft"], s["summaries"]["target"], s["settings"]
     tiny = f"{s['family']}_tiny"
     return "\n".join([
         f"\n### Speculative decoding (greedy), {s['family']}: target {s['params_m']['target']:.1f}M params "
-        f"({tiny} {config.spec_target}) with draft {tiny} {s['params_m']['draft']:.1f}M, trained "
-        f"{config.spec_train_steps} and {config.spec_draft_steps} steps ({config.spec_train_dtype}, batch 16 x 128) "
+        f"({tiny} {s['target_overrides']}) with draft {tiny} {s['params_m']['draft']:.1f}M, trained "
+        f"{s['train_steps']} and {s['draft_steps']} steps ({run['dtype']}, batch 16 x 128) "
         f"on the KJV extract, same tokenizer; {s['prompts']} held-out prompts x {s['new_tokens']} new tokens, "
-        f"batch 1; {config.spec_repeats} interleaved runs, medians\n",
+        f"batch 1; {run['repeats']} interleaved runs, medians\n",
         f"Held-out loss: target {t['held_out_loss']:.3f} (ppl {t['held_out_ppl']:.1f}), draft "
         f"{d['held_out_loss']:.3f} (ppl {d['held_out_ppl']:.1f}). Plain greedy: target "
         f"{s['plain_tok_s']:.1f} tok/s, draft alone {s['draft_tok_s']:.1f} tok/s. Speculative outputs "
@@ -183,7 +212,7 @@ def report_family(s: dict, config: GenerationBench) -> str:
 
 def k_table(s: dict) -> str:
     """One row per k: tokens per second, speed-up over plain greedy, acceptance, target forwards per token."""
-    target, tokens = TARGETS["speculative"], s.get("tokens", s["prompts"] * s["new_tokens"])
+    target, tokens = TARGETS["speculative"], s["tokens"]
     return table(["k", "tok/s", "speed-up vs plain", "acceptance rate", "target forwards / token", "target", "met"],
                  [[r["k"], f"{r['tok_s']:.1f}", f"**{r['speedup']:.2f}x**", f"{r['acceptance_rate']:.2f}",
                    f"{r['target_forwards'] / tokens:.2f}", f">= {target}x", met(r["speedup"] >= target)]

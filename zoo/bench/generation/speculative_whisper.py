@@ -27,6 +27,7 @@ from zoo.generation import AudioConditioned
 TRAIN_AUDIO = SCRIPTS / "train_audio.py"
 DRAFT = "whisper_micro"
 WINDOW = "audio_ctx=300"  # 6 s windows for draft and target: the clips here last 1-4 s (whisper_mini_6s's reason)
+CHARACTERS = 256  # text tokens: the byte alphabet alone, so characters, as the ASR recipe (--text-vocab 256) learns best
 
 
 def train_models(config: GenerationBench, work: Path, data: Path, rows: list[dict]):
@@ -37,10 +38,10 @@ def train_models(config: GenerationBench, work: Path, data: Path, rows: list[dic
                 "--warmup", str(max(1, min(60, steps // 5))), "--eval-every", "0", "--save-every", "0",
                 "--eval-limit", str(config.spec_prompts), "--dtype", config.spec_train_dtype, "--no-progress"]
 
-    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in select(rows, "train")])
+    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in select(rows, "train")], CHARACTERS)
     overrides = {"draft": parse_overrides(WINDOW),
                  "target": {**parse_overrides(WINDOW), **parse_overrides(config.spec_whisper_target)}}
-    steps = {"draft": config.spec_draft_steps, "target": config.spec_train_steps}
+    steps = dict(zip(("target", "draft"), config.spec_whisper_steps))
     wall = {}
     for name in ("draft", "target"):
         if (work / name / "model" / "config.json").exists():
@@ -80,8 +81,8 @@ def run(config: GenerationBench, work: Path, family: str = "whisper") -> dict:
     reference = measured.pop("reference")
     start = clips.prompt_lengths[0]
     result = {"family": family, "work_dir": str(work), "data": str(data), "summaries": summaries,
-              "train_wall_s": wall, **measured, "train_steps": config.spec_train_steps,
-              "draft_steps": config.spec_draft_steps, "target_overrides": config.spec_whisper_target,
+              "train_wall_s": wall, **measured, "train_steps": config.spec_whisper_steps[0],
+              "draft_steps": config.spec_whisper_steps[1], "target_overrides": config.spec_whisper_target,
               "sample": tokenizer.decode([t for t in reference[0][0, start:].tolist() if t < tokenizer.eot]),
               "sample_reference": normalize_text(clips.rows[0]["text"]),
               "params_m": {k: sum(p.numel() for p in m.parameters()) / 1e6 for k, m in models.items()}}
@@ -90,16 +91,16 @@ def run(config: GenerationBench, work: Path, family: str = "whisper") -> dict:
     return result
 
 
-def report(s: dict, config: GenerationBench) -> str:
-    d, t = s["summaries"]["draft"], s["summaries"]["target"]
+def report(s: dict) -> str:
+    d, t, run = s["summaries"]["draft"], s["summaries"]["target"], s["settings"]
     return "\n".join([
         f"\n### Speculative decoding (greedy), whisper: target {s['params_m']['target']:.1f}M params ({DRAFT} "
         f"{WINDOW},{s['target_overrides']}) with draft {DRAFT} {WINDOW} {s['params_m']['draft']:.1f}M, trained "
-        f"{s['train_steps']} and {s['draft_steps']} steps ({config.spec_train_dtype}, batch 16) on "
-        f"`{s['data']}`, one tokenizer; {s['prompts']} held-out-voice clips, greedy to end of text (at most "
+        f"{s['train_steps']} and {s['draft_steps']} steps ({run['dtype']}, batch 16) on "
+        f"`{s['data']}`, one character tokenizer; {s['prompts']} held-out-voice clips, greedy to end of text (at most "
         f"{s['new_tokens']} tokens: {s['tokens']} in all), batch 1; each call encodes its clip; "
-        f"{config.spec_repeats} interleaved runs, medians\n",
-        f"Word error rate (zoo.transcribe, first {config.spec_prompts} test clips): target {t['test_wer']:.3f}, "
+        f"{run['repeats']} interleaved runs, medians\n",
+        f"Word error rate (zoo.transcribe, first {run['prompts']} test clips): target {t['test_wer']:.3f}, "
         f"draft {d['test_wer']:.3f}. Plain greedy: target {s['plain_tok_s']:.1f} tok/s, draft alone "
         f"{s['draft_tok_s']:.1f} tok/s. Speculative outputs identical to plain greedy (asserted; timed through "
         "generate(draft_model=) on the decoders bound to the audio, without openai-whisper's logit rules).\n",
