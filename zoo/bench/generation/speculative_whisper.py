@@ -80,7 +80,8 @@ def run(config: GenerationBench, work: Path, family: str = "whisper") -> dict:
     measured = measure(config, cases, n, eos_id=tokenizer.eot)
     reference = measured.pop("reference")
     start = clips.prompt_lengths[0]
-    result = {"family": family, "work_dir": str(work), "data": str(data), "summaries": summaries,
+    shown = data.resolve().relative_to(SCRIPTS.parent) if data.resolve().is_relative_to(SCRIPTS.parent) else data
+    result = {"family": family, "work_dir": str(work), "data": str(shown), "summaries": summaries,
               "train_wall_s": wall, **measured, "train_steps": config.spec_whisper_steps[0],
               "draft_steps": config.spec_whisper_steps[1], "target_overrides": config.spec_whisper_target,
               "sample": tokenizer.decode([t for t in reference[0][0, start:].tolist() if t < tokenizer.eot]),
