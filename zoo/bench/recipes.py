@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from data.speech import SPEECH_TINY
 from zoo.bench.report import BenchmarkError, table
 
 ROOT = Path(__file__).resolve().parents[2]
+SHIPPED_SPEECH = SPEECH_TINY.relative_to(ROOT)  # named explicitly: without --data, train_audio takes the full set
 
 
 @dataclass(frozen=True)
@@ -69,12 +71,12 @@ RECIPES = (
            ("--model", "vit_tiny_patch2_8", "--data", "digits", "--steps", "2000", "--eval-every", "500",
             "--save-every", "1000"), ("--steps", "8", "--warmup", "2", *FEW), _accuracy("test")),
     Recipe("audio: ast_tiny keywords (shipped speech)", "train_audio",
-           ("--task", "keywords", "--data", "data/speech_tiny/keywords", "--steps", "1000", "--batch-size", "64",
+           ("--task", "keywords", "--data", str(SHIPPED_SPEECH / "keywords"), "--steps", "1000", "--batch-size", "64",
             "--lr", "3e-3", "--warmup", "50", "--eval-every", "250", "--save-every", "500"),
            ("--steps", "8", "--warmup", "2", *FEW), _accuracy("test", "human")),
     Recipe("audio: whisper_micro speech recognition (shipped speech)", "train_audio",
-           ("--task", "asr", "--data", "data/speech_tiny/asr", "--steps", "300", "--batch-size", "16", "--eval-every",
-            "100", "--eval-limit", "100"),
+           ("--task", "asr", "--data", str(SHIPPED_SPEECH / "asr"), "--steps", "300", "--batch-size", "16",
+            "--eval-every", "100", "--eval-limit", "100"),
            ("--steps", "4", "--warmup", "1", "--eval-limit", "4", *FEW), _wer),
     Recipe("vision-language: stage 1 (captions)", "train_multimodal",
            ("--stage", "1", "--steps", "100", "--eval-every", "0"), ("--steps", "4", "--warmup", "1", *FEW),

@@ -27,7 +27,7 @@ from zoo.generation import AudioConditioned
 TRAIN_AUDIO = SCRIPTS / "train_audio.py"
 DRAFT = "whisper_micro"
 WINDOW = "audio_ctx=300"  # 6 s windows for draft and target: the clips here last 1-4 s (whisper_mini_6s's reason)
-CHARACTERS = 256  # text tokens: the byte alphabet alone, so characters, as the ASR recipe (--text-vocab 256) learns best
+CHARACTERS = 256  # text tokens: the byte alphabet alone, i.e. characters, as the best ASR recipe (--text-vocab 256)
 
 
 def train_models(config: GenerationBench, work: Path, data: Path, rows: list[dict]):
@@ -80,8 +80,8 @@ def run(config: GenerationBench, work: Path, family: str = "whisper") -> dict:
     measured = measure(config, cases, n, eos_id=tokenizer.eot)
     reference = measured.pop("reference")
     start = clips.prompt_lengths[0]
-    shown = data.resolve().relative_to(SCRIPTS.parent) if data.resolve().is_relative_to(SCRIPTS.parent) else data
-    result = {"family": family, "work_dir": str(work), "data": str(shown), "summaries": summaries,
+    result = {"family": family, "work_dir": str(work), "data": str(data.relative_to(SCRIPTS.parent)),
+              "summaries": summaries,
               "train_wall_s": wall, **measured, "train_steps": config.spec_whisper_steps[0],
               "draft_steps": config.spec_whisper_steps[1], "target_overrides": config.spec_whisper_target,
               "sample": tokenizer.decode([t for t in reference[0][0, start:].tolist() if t < tokenizer.eot]),
