@@ -11,7 +11,8 @@ resized (bilinear) to image_size and repeated to RGB.
 
 Held-out rule, fixed: "test" is the reader's test images (Fashion-MNIST's t10k files; the digits' stratified
 20 % test split) asked with the LAST phrasing of each kind (TEMPLATES), which "train" and "val" never use;
-"val" is a stratified VAL_FRACTION of the reader's training images (seen phrasings), "train" the rest.
+"val" is a stratified VAL_FRACTION of the reader's training images (seen phrasings), "train" the rest;
+"phrasing" asks val's images with test's phrasings.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from typing import Callable
 import numpy as np
 import torch
 
-from data.scenes import CAPTION_QUESTION, IMAGE_MARKER, NUMBER_WORDS, PROMPT_FORMAT, SPLITS, QA, Sample, with_article
+from data.scenes import (CAPTION_QUESTION, HELD_OUT_PHRASING, IMAGE_MARKER, NUMBER_WORDS, PROMPT_FORMAT, SPLITS, QA,
+                         Sample, with_article)
 from data.vision import FASHION_MNIST_CLASSES, fashion_mnist, sklearn_digits, stratified_split
 
 VAL_FRACTION = 0.1
@@ -60,7 +62,7 @@ def _reader_split(source: str, split: str, root: str | Path | None, seed: int) -
     if split == "test":
         return images, labels
     train_idx, val_idx = stratified_split(labels, VAL_FRACTION, seed)
-    idx = torch.from_numpy(val_idx if split == "val" else train_idx)
+    idx = torch.from_numpy(val_idx if split in ("val", "phrasing") else train_idx)
     return images[idx], labels[idx]
 
 
@@ -95,7 +97,7 @@ class LabelledImageQA(torch.utils.data.Dataset):
             if kind == "exist" and rng.random() < 0.5:
                 asked = int(rng.choice([c for c in range(len(names)) if c != label]))
             phrasings = TEMPLATES[source][kind]
-            t = len(phrasings) - 1 if split == "test" else int(rng.integers(len(phrasings) - 1))
+            t = len(phrasings) - 1 if split in HELD_OUT_PHRASING else int(rng.integers(len(phrasings) - 1))
             text = phrasings[t].format(label=names[asked], a_label=with_article(names[asked]))
             query = {"kind": kind, "label": label, "asked": asked}
             if kind == "caption":

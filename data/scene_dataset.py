@@ -13,8 +13,9 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from data.scene_questions import make_caption, make_questions
 from data.scenes import (DEFAULT_KINDS, IMAGE_MARKER, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, check_kinds,
-                         draw_scene, make_caption, make_questions, make_scene)
+                         draw_scene, make_scene)
 
 
 class ShapeScenes(torch.utils.data.Dataset):

@@ -10,12 +10,16 @@
 A scene is 1..max_objects shapes (SHAPES) of known colours (COLOURS) and sizes, one per cell of a 3 x 3
 grid (so "left of" and "above" are never ambiguous), on a plain light-grey background (or a lightly
 noisy one: `texture`). Shapes are drawn without anti-aliasing, so each object's pixels are exactly its
-colour. Questions come in KINDS: colour, shape, count, position (the cell: "top left", "center",
-"bottom"), positions (two objects' cells in the order asked: "where are the red circle and the blue
-square?" -> "top left and bottom"), relation (yes / no: "is the red circle left of the blue square?") and
-exist (yes / no); answers are one or two words (positions: two cells), compared after `normalize_answer`.
-A set asks DEFAULT_KINDS (all but positions) unless told. Every question also carries its
-`query` (what it asks, as data), so tests re-derive answers from the pixels without parsing text.
+colour. Questions come in KINDS:
+- colour, shape, count, exist (yes / no) and position (the cell: "top left", "center", "bottom");
+- positions: two objects' cells in the order asked ("where are the red circle and the blue square?" ->
+  "top left and bottom");
+- relation (yes / no: "is the red circle left of the blue square?"), and which, the same relation answered
+  by naming the object ("which is further left, the red circle or the blue square?" -> "red circle");
+- beside: what is in the next cell ("what is directly above the red circle?" -> "blue square" or "nothing").
+Answers are one or two words (positions: two cells), compared after `normalize_answer`. A set asks
+DEFAULT_KINDS (the six kinds of the measured runs) unless told. Every question also carries its `query`
+(what it asks, as data), so tests re-derive answers from the pixels without parsing text.
 
 The held-out rule, fixed (it depends on nothing but the constants below):
 - HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train" or "val" scene contains and
@@ -23,18 +27,24 @@ The held-out rule, fixed (it depends on nothing but the constants below):
   questions are about those objects where the template allows.
 - Phrasings: each question is a lead-in (LEAD_INS: "", "look at the picture. ", ...) and a frame of its kind
   (FRAMES: "what colour is the {ref}?", "the {ref} has which colour?", ...); per kind, the combinations
-  (lead-in i, frame j) with i + j = 3 mod 4 are "test"'s alone, the other twelve "train" and "val"'s (captions
-  likewise: "an image showing" with the objects' cells is held out). Each lead-in and each frame is seen in
-  training with other partners, so every word of a test question occurs in training questions of its kind,
-  only never in that combination. Why: the language model is trained from scratch on these texts alone, so a
-  held-out phrasing with a word it never saw ("what is the number of ...", when "number" was in no training
-  question) measures nothing but that the word is unknown; a new combination of known parts measures whether
-  it reads the question's parts (systematic generalisation), which is the question worth asking.
+  (lead-in i, frame j) with i + j = 3 mod 4 are "test"'s and "phrasing"'s alone, the other twelve "train"
+  and "val"'s (captions likewise: "an image showing" with the objects' cells is held out). Each lead-in and
+  each frame is seen in training with other partners, so every word of a test question occurs in training
+  questions of its kind, only never in that combination. Why: the language model is trained from scratch on
+  these texts alone, so a held-out phrasing with a word it never saw ("what is the number of ...", when
+  "number" was in no training question) measures nothing but that the word is unknown; a new combination of
+  known parts measures whether it reads the question's parts (systematic generalisation), which is the
+  question worth asking.
 - "val" scenes are the layouts whose hash (`layout_bucket`, over colour, shape, size and cell of each
   object: jitter ignored) is 0 mod VAL_BUCKETS; "train" scenes never are. So no val layout is a train
   layout, whatever the sizes and seeds of the two sets.
+- "phrasing" scenes are drawn as "val"'s are (unseen layouts, no held-out pair) and asked with the held-out
+  phrasings, as "test"'s are: held-out templates and scene combinations, one factor fewer than "test", whose
+  held-out colour-shape pairs are a systematic-generalisation probe of their own (CLEVR's CoGenT split asks
+  the same of colour-shape pairs, and models trained on one condition lose much of their accuracy on the other).
 
 Scene i of a split depends only on (seed, split, i): a set of n scenes is a prefix of a larger one.
+data/scene_questions.py asks and answers the questions; data/scene_dataset.py is the Dataset over both.
 Fashion-MNIST and digits questions live in data/image_qa.py and share `Sample` and `normalize_answer`.
 """
 from __future__ import annotations
@@ -43,7 +53,7 @@ import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,12 +72,14 @@ JITTER = 0.08                                    # centre offset, in cells: 0.38
 BACKGROUND = (225, 225, 225)
 GRID = 3
 ROWS, COLUMNS = ("top", "middle", "bottom"), ("left", "center", "right")
-KINDS = ("colour", "shape", "count", "position", "positions", "relation", "exist")
-DEFAULT_KINDS = tuple(k for k in KINDS if k != "positions")  # what a set asks unless told (the measured runs' mix)
+KINDS = ("colour", "shape", "count", "position", "positions", "relation", "which", "beside", "exist")
+DEFAULT_KINDS = ("colour", "shape", "count", "position", "relation", "exist")  # unless told: the measured runs' mix
 HELD_OUT_PAIRS = frozenset({("red", "triangle"), ("green", "circle"), ("blue", "diamond"), ("yellow", "square")})
 VAL_BUCKETS = 8
+NEIGHBOURS = {"left of": (0, -1), "right of": (0, 1), "above": (-1, 0), "below": (1, 0)}  # (rows, columns) away
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-SPLITS = ("train", "val", "test")
+SPLITS = ("train", "val", "test", "phrasing")
+HELD_OUT_PHRASING = ("test", "phrasing")       # the splits asked with the held-out phrasings alone
 
 # A phrasing is a lead-in and a frame. Every lead-in goes with every frame of every kind; per kind, the
 # combinations (lead-in i, frame j) with (i + j) % len(LEAD_INS) == len(LEAD_INS) - 1 are held out for "test"
@@ -87,6 +99,10 @@ FRAMES: dict[str, tuple[str, ...]] = {
                   "where can you find the {a} and the {b}?", "the {a} and the {b} are in which parts of the image?"),
     "relation": ("is the {a} {rel} the {b}?", "is the {a} located {rel} the {b}?",
                  "would you say the {a} is {rel} the {b}?", "is it true that the {a} is {rel} the {b}?"),
+    "which": ("which is further {way}, the {a} or the {b}?", "of the {a} and the {b}, which is further {way}?",
+              "which one lies further {way}: the {a} or the {b}?", "the {a} or the {b}: which is further {way}?"),
+    "beside": ("what is directly {rel} the {ref}?", "what lies directly {rel} the {ref}?",
+               "what do you see directly {rel} the {ref}?", "what can be found directly {rel} the {ref}?"),
     "exist": ("is there {pair}?", "does the image contain {pair}?", "can you see {pair}?",
               "is there {pair} anywhere?"),
 }
@@ -125,8 +141,10 @@ def check_kinds(kinds) -> tuple[str, ...]:
 
 
 def phrasings(kind: str, split: str) -> tuple[int, ...]:
-    """Indices into TEMPLATES[kind] that `split` asks with: the held-out ones for "test", the others else."""
-    return tuple(t for t in range(len(TEMPLATES[kind])) if (f"{kind}/{t}" in HELD_OUT_TEMPLATES) == (split == "test"))
+    """Indices into TEMPLATES[kind] that `split` asks with: the held-out ones for "test" and "phrasing", the others
+    else."""
+    held = split in HELD_OUT_PHRASING
+    return tuple(t for t in range(len(TEMPLATES[kind])) if (f"{kind}/{t}" in HELD_OUT_TEMPLATES) == held)
 
 
 class Sample(NamedTuple):
@@ -230,7 +248,7 @@ def _belongs(scene: Scene, split: str) -> bool:
     held = any(o.pair in HELD_OUT_PAIRS for o in scene.objects)
     if split == "test":
         return held
-    return not held and (layout_bucket(scene) == 0) == (split == "val")
+    return not held and (layout_bucket(scene) == 0) == (split in ("val", "phrasing"))
 
 
 def _random_scene(rng: np.random.Generator, split: str, max_objects: int) -> Scene:
@@ -294,106 +312,3 @@ def draw_scene(scene: Scene, image_size: int = 48, texture: float = 0.0):
         else:  # diamond
             pen.polygon([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], fill=colour)
     return image
-
-
-# ----------------------------------------------------------------------------- questions
-
-
-def answer_query(scene: Scene, query: dict) -> str:
-    """The answer to a question, from its query and the scene (the one place answers are decided)."""
-    objects, kind = scene.objects, query["kind"]
-    if kind == "count":
-        n = sum(query.get("colour") in (None, o.colour) and query.get("shape") in (None, o.shape) for o in objects)
-        return NUMBER_WORDS[n]
-    if kind == "exist":
-        return "yes" if any(o.pair == tuple(query["pair"]) for o in objects) else "no"
-    if kind in ("positions", "relation"):
-        a, b = (next(o for o in objects if o.pair == tuple(query[k])) for k in ("a", "b"))
-        if kind == "positions":
-            return f"{cell_name(a.row, a.col)} and {cell_name(b.row, b.col)}"
-        holds = {"left of": a.col < b.col, "right of": a.col > b.col, "above": a.row < b.row,
-                 "below": a.row > b.row}[query["rel"]]
-        return "yes" if holds else "no"
-    target = next(o for o in objects if (o.row, o.col) == tuple(query["cell"]))
-    return {"colour": target.colour, "shape": target.shape, "position": cell_name(target.row, target.col)}[kind]
-
-
-def _pick(rng: np.random.Generator, items: list, prefer: Callable[[Any], bool] | None = None):
-    preferred = [x for x in items if prefer(x)] if prefer else []
-    pool = preferred or items
-    return pool[int(rng.integers(len(pool)))] if pool else None
-
-
-def _ask(scene: Scene, kind: str, rng: np.random.Generator, split: str) -> tuple[dict, dict] | None:
-    """(query, template fields) for one question of `kind` about `scene`, or None when none applies."""
-    objects = scene.objects
-    held = (lambda o: o.pair in HELD_OUT_PAIRS) if split == "test" else None
-    unique_pair = [o for o in objects if sum(p.pair == o.pair for p in objects) == 1]
-    if kind in ("colour", "shape"):
-        o = _pick(rng, list(objects), held)
-        key = "shape" if kind == "colour" else "colour"   # refer to it by what is not asked
-        unique = sum(getattr(p, key) == getattr(o, key) for p in objects) == 1
-        noun = "shape" if kind == "colour" else "object"
-        ref = (o.shape if kind == "colour" else f"{o.colour} object") if unique and rng.random() < 0.7 \
-            else f"{noun} at the {cell_name(o.row, o.col)}"
-        return {"kind": kind, "cell": (o.row, o.col)}, {"ref": ref}
-    if kind == "position":
-        o = _pick(rng, unique_pair, held)
-        return None if o is None else ({"kind": kind, "cell": (o.row, o.col)}, {"ref": o.name})
-    if kind == "count":
-        o = _pick(rng, list(objects), held)
-        colour, shape = [(o.colour, None), (None, o.shape), (o.colour, o.shape), (None, None)][int(rng.integers(4))]
-        if rng.random() < 0.25:   # sometimes ask about something absent: the answer is zero
-            colour, shape = _pick(rng, allowed_pairs(split))
-        what = " ".join(w for w in (colour, f"{shape}s" if shape else "shapes") if w)
-        return {"kind": kind, "colour": colour, "shape": shape}, {"what": what}
-    if kind in ("positions", "relation"):
-        a = _pick(rng, unique_pair, held)
-        others = [o for o in unique_pair if o is not a]
-        if a is None or not others:
-            return None
-        b = _pick(rng, others)
-        if kind == "positions":
-            return {"kind": kind, "a": a.pair, "b": b.pair}, {"a": a.name, "b": b.name}
-        rels = (["left of", "right of"] if a.col != b.col else []) + (["above", "below"] if a.row != b.row else [])
-        rel = rels[int(rng.integers(len(rels)))]
-        return {"kind": kind, "a": a.pair, "b": b.pair, "rel": rel}, {"a": a.name, "b": b.name, "rel": rel}
-    present = sorted({o.pair for o in objects})
-    absent = [p for p in allowed_pairs(split) if p not in present]
-    pool = present if rng.random() < 0.5 or not absent else absent
-    pair = _pick(rng, pool, (lambda p: p in HELD_OUT_PAIRS) if split == "test" else None)
-    return {"kind": "exist", "pair": pair}, {"pair": with_article(" ".join(pair))}
-
-
-def _template(kind: str, rng: np.random.Generator, split: str) -> int:
-    allowed = phrasings(kind, split)
-    return allowed[int(rng.integers(len(allowed)))]
-
-
-def make_questions(scene: Scene, rng: np.random.Generator, split: str, count: int,
-                   asked: Counter | None = None, kinds: tuple[str, ...] = DEFAULT_KINDS) -> list[QA]:
-    """`count` questions about `scene` (fewer if fewer kinds apply). Each takes the kind asked least so far
-    in `asked` (updated; ties in `kinds` order) among those that apply to the scene (relation and positions
-    need two objects), so a whole set stays balanced across kinds."""
-    asked = Counter() if asked is None else asked
-    questions: list[QA] = []
-    for _ in range(count):
-        for kind in sorted(kinds, key=lambda k: (asked[k], kinds.index(k))):
-            found = _ask(scene, kind, rng, split)
-            if found is not None:
-                break
-        else:
-            break
-        query, fields = found
-        t = _template(kind, rng, split)
-        questions.append(QA(TEMPLATES[kind][t].format(**fields), answer_query(scene, query), kind,
-                            f"{kind}/{t}", query))
-        asked[kind] += 1
-    return questions
-
-
-def make_caption(scene: Scene, rng: np.random.Generator, split: str) -> QA:
-    t = _template("caption", rng, split)
-    text = TEMPLATES["caption"][t].format(objects=describe(scene.objects),
-                                          objects_at=describe(scene.objects, positions=True))
-    return QA(CAPTION_QUESTION, text, "caption", f"caption/{t}", {"kind": "caption"})

@@ -10,8 +10,9 @@ from a stage-1 output (--init: its directory or its model/) and trains projector
 tower frozen, on question-answer pairs with the loss on the answer tokens only (LlavaProcessor's
 training_batch). Data: data/scenes.py's ShapeScenes (train split), optionally with data/image_qa.py's
 Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generation through zoo.generate
-(pixel_values=) on held-out questions, exact match after normalize_answer, per question kind, on the "val"
-split (unseen layouts) and the "test" split (unseen phrasings and colour-shape pairs).
+(pixel_values=) on held-out questions, exact match after normalize_answer, per question kind, on three splits
+(data/scenes.py): "val" (unseen layouts), "phrasing" (unseen layouts asked with the held-out phrasings) and
+"test" (the held-out phrasings about held-out colour-shape pairs, a systematic-generalisation probe).
 
 Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
 cell, a 4 x 128 LLaMA. By default prompts put the question before the image (data.scenes.PROMPT_FORMAT), so
@@ -85,7 +86,7 @@ from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.tasks import held_out_loss
 
-SPLITS = ("val", "test")
+SPLITS = ("val", "phrasing", "test")  # unseen layouts; + held-out phrasings; + held-out colour-shape pairs
 PROMPTS = {"question-first": PROMPT_FORMAT, "image-first": "{image}\n{question}\nanswer:",
            "question-twice": "{question}\n{image}\n{question}\nanswer:"}
 MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower's size (a small ViT's 8 px)
@@ -101,6 +102,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="stage 1, random tower: its learned position embeddings as initialised (std 0.02, weak "
                         "against the patch features) or set to 2-D sin-cos positions (MAE's), which carry each "
                         "image token's row and column into its features as a trained tower's positions do")
+    p.add_argument("--text-depth", type=int, help="stage 1: the language model's layers (default: the preset's)")
     p.add_argument("--vocab-size", type=int, default=384, help="BPE tokens (stage 1; below the placeholder id)")
     p.add_argument("--scenes", type=int, default=12000, help="training scenes")
     p.add_argument("--questions-per-scene", type=int, default=4)
@@ -171,6 +173,9 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if zoo.model_info(args.model)["family"] != "llava":
         raise SystemExit(f"--model {args.model} is not a LLaVA preset (zoo.list_models('llava*'))")
     model = zoo.create_model(args.model)
+    if args.text_depth:
+        model = Llava(dataclasses.replace(model.config, text=dataclasses.replace(model.config.text,
+                                                                                 depth=args.text_depth)))
     if args.tower:
         model, pre = tower_from_vit(model.config, args.tower)
     else:
@@ -282,8 +287,10 @@ def accuracy(model: Llava, processor: LlavaProcessor, dataset, limit: int | None
 
 
 def evaluate_held_out(model, args, held_out: dict, processor, collate, out: Path) -> dict:
-    """Each held-out split's answer loss; stage 2: accuracy per kind (answers.jsonl), stage 1: one caption."""
+    """Each held-out split's answer loss; stage 2: accuracy per kind (answers.jsonl), stage 1: one caption. A split
+    with no items (a few scenes of one object each ask no relation) is left out."""
     summary = {}
+    held_out = {split: dataset for split, dataset in held_out.items() if len(dataset)}
     for split, dataset in held_out.items():
         summary[f"{split}_loss"] = held_out_loss(model, iterate_once(dataset, args.batch_size, collate), answer_loss)
     if args.stage == 2:

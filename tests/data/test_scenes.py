@@ -74,11 +74,19 @@ def expected_answer(cells: dict, query: dict) -> str:
         return NUMBER_WORDS[n]
     if kind == "exist":
         return "yes" if tuple(query["pair"]) in {(c, s) for c, s, _ in cells.values()} else "no"
-    if kind in ("positions", "relation"):
+    if kind == "beside":
+        (ra, ca), = [rc for rc, (c, s, _) in cells.items() if (c, s) == tuple(query["a"])]
+        step = {"left of": (0, -1), "right of": (0, 1), "above": (-1, 0), "below": (1, 0)}[query["rel"]]
+        found = cells.get((ra + step[0], ca + step[1]))
+        return f"{found[0]} {found[1]}" if found else "nothing"
+    if kind in ("positions", "relation", "which"):
         (ra, ca), = [rc for rc, (c, s, _) in cells.items() if (c, s) == tuple(query["a"])]
         (rb, cb), = [rc for rc, (c, s, _) in cells.items() if (c, s) == tuple(query["b"])]
         if kind == "positions":
             return f"{cell_words(ra, ca)} and {cell_words(rb, cb)}"
+        if kind == "which":
+            first = {"left": ca < cb, "right": ca > cb, "up": ra < rb, "down": ra > rb}[query["way"]]
+            return " ".join(query["a"] if first else query["b"])
         return "yes" if {"left of": ca < cb, "right of": ca > cb, "above": ra < rb, "below": ra > rb}[query["rel"]] \
             else "no"
     colour, shape, _ = cells[tuple(query["cell"])]
@@ -148,7 +156,8 @@ def test_deterministic_per_seed_and_prefix_stable():
 
 SLOT_WORDS = {*COLOURS, *SHAPES, *(f"{s}s" for s in SHAPES), "shape", "shapes", "object", "at", "the", "a", "an",
               "top", "middle", "bottom", "left", "center", "right"}
-SLOTS = {"rel": "left of|right of|above|below", "objects_at": ".* at the .*", "objects": "(?!.* at the ).+"}
+SLOTS = {"rel": "left of|right of|above|below", "way": "left|right|up|down", "objects_at": ".* at the .*",
+         "objects": "(?!.* at the ).+"}
 
 
 def _template_regex(template: str) -> re.Pattern:
@@ -208,6 +217,20 @@ def test_held_out_pairs_never_in_training(train, val, test_set):
 def test_val_layouts_are_never_train_layouts(train, val):
     assert all(layout_bucket(s) == 0 for s in val.scenes) and all(layout_bucket(s) != 0 for s in train.scenes)
     assert not {s.layout() for s in train.scenes} & {s.layout() for s in val.scenes}
+
+
+def test_phrasing_split_holds_out_phrasings_and_layouts_but_no_pair(train):
+    """"phrasing": unseen layouts as val's, asked only with test's phrasings, without a held-out pair."""
+    phrasing = ShapeScenes("phrasing", 150, seed=3, kinds=KINDS)
+    assert all(layout_bucket(s) == 0 for s in phrasing.scenes)
+    assert not {s.layout() for s in train.scenes} & {s.layout() for s in phrasing.scenes}
+    assert not any(o.pair in HELD_OUT_PAIRS for scene in phrasing.scenes for o in scene.objects)
+    templates = {phrasing.qa(i).template for i in range(len(phrasing))}
+    assert templates <= HELD_OUT_TEMPLATES and {t.split("/")[0] for t in templates} == set(KINDS)
+    assert phrasing.scenes != ShapeScenes("val", 150, seed=3).scenes   # its own draw, not val's scenes again
+    photos = LabelledImageQA("digits", "phrasing", limit=40)
+    assert {q.template for q in photos.items} <= held_out_templates("digits")
+    assert torch.equal(photos.images, LabelledImageQA("digits", "val", limit=40).images)
 
 
 def test_answers_are_short_normalised_and_balanced(train):

@@ -56,7 +56,7 @@ def test_stage2_learns_resumes_and_answers_through_the_public_api(stage1, tmp_pa
     first, last = sum(losses[s] for s in range(1, 6)) / 5, sum(losses[s] for s in range(36, 41)) / 5
     assert last < 0.5 * first, (first, last)  # ln 512 = 6.2 at the start; answers are a few dozen words
     assert summary == json.loads((straight / "summary.json").read_text())
-    for split in ("val", "test"):
+    for split in ("val", "phrasing", "test"):
         scores = summary[f"{split}_acc"]
         assert 0.0 <= scores["overall"] <= 1.0 and set(scores) - {"overall"} <= set(DEFAULT_KINDS)
 

@@ -53,7 +53,7 @@ def _wer(s: dict) -> dict[str, str]:
 
 
 def _answers(s: dict) -> dict[str, str]:
-    return {f"{split} accuracy": f"{s[f'{split}_acc']['overall']:.1%}" for split in ("val", "test")
+    return {f"{split} accuracy": f"{s[f'{split}_acc']['overall']:.1%}" for split in ("val", "phrasing", "test")
             if f"{split}_acc" in s}
 
 
