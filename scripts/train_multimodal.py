@@ -55,8 +55,8 @@ first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the qu
 default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt
-format; stage 2: accuracy per kind on val and test), answers.jsonl (stage 2: each held-out answer) and model/
-(save_pretrained + tokenizer.json + preprocess_config.json + prompt_format.json).
+format; stage 2: accuracy per kind on val, phrasing and test), answers.jsonl (stage 2: each held-out answer)
+and model/ (save_pretrained + tokenizer.json + preprocess_config.json + prompt_format.json).
 """
 from __future__ import annotations
 
@@ -111,8 +111,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "between two copies of it (default: --init's prompt_format.json, else question-first)")
     p.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
                    help="comma-separated question kinds trained and scored (stage 2; stage 1 learns its BPE from "
-                        "their texts too), of " + ",".join(KINDS) + " (positions, two objects' cells in the order "
-                        "asked, is off by default: see BENCHMARKS.md)")
+                        "their texts too), of " + ",".join(KINDS) + "; the default is the measured runs' six "
+                        "(data.scenes.DEFAULT_KINDS): positions, which and beside are asked on request")
     p.add_argument("--eval-scenes", type=int, default=250,
                    help="scenes per held-out split (--questions-per-scene each, where the kinds apply)")
     p.add_argument("--extra", default="", help="comma-separated image_qa sources mixed in: digits,fashion-mnist")

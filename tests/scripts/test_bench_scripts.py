@@ -88,6 +88,9 @@ def test_benchmark_llava_quick(tmp_path, capsys, dynamo_limit):
     assert generate[0][:2] == ["batch", "ours new tok/s"] and [r[0] for r in generate[1:]] == ["1", "4"]
     saved = json.loads(out.read_text())["llava"]
     assert saved["image_tokens"] == 16 and all(r["max_abs_diff"] <= 1e-4 for r in saved["prefill"])
+    column = prefill[0].index("ceiling")   # transformers' time over its GEMM/conv/attention kernels' time
+    assert [r[column] for r in prefill[1:]] == [f"{r['ceiling']:.2f}x" for r in saved["prefill"]]
+    assert all(r["ceiling"] > 0 and r["ref_matmul_s"] > 0 for r in saved["prefill"])
     assert all(r["ours_tok_s"] > 0 and r["ref_tok_s"] > 0 for r in saved["generate"])
 
 
