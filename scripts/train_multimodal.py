@@ -50,9 +50,10 @@ answered 90.0% of 1000 val questions (colour 93%, shape 92%, count 99%, exist an
 55%: at chance) and 73.6% of 1000 test questions (new combinations of seen phrasing parts, held-out
 colour-shape pairs; shape 60%: it names a shape the colour has in training). With the tower's positions as
 initialised (no --tower-positions): 89.0% and 77.5%, learning more slowly. Relation is the one kind that
-never learns: --kinds positions,relation shows why (the model finds both objects named but not which was named
-first, so "is A left of B?" is a coin toss; BENCHMARKS.md). --kinds picks the question kinds (positions is off by
-default), --prompt where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
+never learns: --kinds with which shows why (asked which of two named objects lies further left, the model names
+one of them by a coin: it finds both but does not compare their cells; BENCHMARKS.md). --kinds picks the question
+kinds (positions, which and beside are off by default), --prompt where the image goes (saved as
+model/prompt_format.json, which scripts/chat.py follows).
 
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt
 format; stage 2: accuracy per kind on val, phrasing and test), answers.jsonl (stage 2: each held-out answer)
