@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from data.scenes import (CAPTION_QUESTION, HELD_OUT_PHRASING, IMAGE_MARKER, NUMBER_WORDS, PROMPT_FORMAT, SPLITS, QA,
-                         Sample, with_article)
+                         UNSEEN_LAYOUTS, Sample, with_article)
 from data.vision import FASHION_MNIST_CLASSES, fashion_mnist, sklearn_digits, stratified_split
 
 VAL_FRACTION = 0.1
@@ -31,7 +31,7 @@ SOURCES = ("digits", "fashion-mnist")
 CLASS_NAMES = {"digits": NUMBER_WORDS[:10],
                "fashion-mnist": tuple(c.lower().replace("t-shirt/top", "t-shirt") for c in FASHION_MNIST_CLASSES)}
 
-# Per source and kind, the phrasings; the last one of each list is held out for "test".
+# Per source and kind, the phrasings; the last one of each list is held out for "test" and "phrasing".
 TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
     "digits": {
         "class": ("what digit is this?", "which number is written here?", "what number does this image show?"),
@@ -62,7 +62,7 @@ def _reader_split(source: str, split: str, root: str | Path | None, seed: int) -
     if split == "test":
         return images, labels
     train_idx, val_idx = stratified_split(labels, VAL_FRACTION, seed)
-    idx = torch.from_numpy(val_idx if split in ("val", "phrasing") else train_idx)
+    idx = torch.from_numpy(val_idx if split in UNSEEN_LAYOUTS else train_idx)
     return images[idx], labels[idx]
 
 

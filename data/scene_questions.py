@@ -19,6 +19,7 @@ from data.scenes import (CAPTION_QUESTION, DEFAULT_KINDS, GRID, HELD_OUT_PAIRS, 
                          TEMPLATES, Scene, Shape, allowed_pairs, cell_name, describe, phrasings, with_article)
 
 Asked = tuple[dict, dict] | None   # (query, template fields), or None where the kind does not apply to the scene
+NOTHING_SHARE = 0.15               # of `beside` questions, those about an empty cell
 
 
 def answer_query(scene: Scene, query: dict) -> str:
@@ -75,8 +76,9 @@ def _ask_attribute(scene: Scene, kind: str, rng: np.random.Generator, split: str
 
 
 def _ask_beside(scene: Scene, rng: np.random.Generator, held) -> Asked:
-    """What is in the cell next to one object: mostly a neighbour that is there ("nothing" would answer most
-    questions else)."""
+    """What is in the cell next to one object: a neighbour that is there, or "nothing" one time in NOTHING_SHARE.
+    A scene where no object has a neighbour asks none: one-object scenes, which ask no relation, would otherwise
+    fill a balanced set's `beside` questions with "nothing" (three in four of them, before this rule)."""
     cells = {(o.row, o.col) for o in scene.objects}
 
     def ways(o: Shape, taken: bool) -> list[str]:
@@ -85,7 +87,9 @@ def _ask_beside(scene: Scene, rng: np.random.Generator, held) -> Asked:
 
     unique = _unique_pairs(scene.objects)
     near = [o for o in unique if ways(o, True)]
-    taken = bool(near) and rng.random() < 0.85
+    if not near:
+        return None
+    taken = rng.random() >= NOTHING_SHARE
     a = _pick(rng, near if taken else unique, held)
     if a is None:
         return None

@@ -22,8 +22,8 @@ DEFAULT_KINDS (the six kinds of the measured runs) unless told. Every question a
 (what it asks, as data), so tests re-derive answers from the pixels without parsing text.
 
 The held-out rule, fixed (it depends on nothing but the constants below):
-- HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train" or "val" scene contains and
-  no "train" or "val" text mentions; every "test" scene contains at least one of them, and test
+- HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train", "val" or "phrasing" scene
+  contains and no text of theirs mentions; every "test" scene contains at least one of them, and test
   questions are about those objects where the template allows.
 - Phrasings: each question is a lead-in (LEAD_INS: "", "look at the picture. ", ...) and a frame of its kind
   (FRAMES: "what colour is the {ref}?", "the {ref} has which colour?", ...); per kind, the combinations
@@ -80,10 +80,11 @@ NEIGHBOURS = {"left of": (0, -1), "right of": (0, 1), "above": (-1, 0), "below":
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 SPLITS = ("train", "val", "test", "phrasing")
 HELD_OUT_PHRASING = ("test", "phrasing")       # the splits asked with the held-out phrasings alone
+UNSEEN_LAYOUTS = ("val", "phrasing")            # the splits of layouts (or images) that "train" never shows
 
 # A phrasing is a lead-in and a frame. Every lead-in goes with every frame of every kind; per kind, the
 # combinations (lead-in i, frame j) with (i + j) % len(LEAD_INS) == len(LEAD_INS) - 1 are held out for "test"
-# (one per lead-in and one per frame), the others are "train" and "val"'s. So a test phrasing is a new
+# and "phrasing" (one per lead-in and one per frame), the others are "train" and "val"'s. So a test phrasing is a new
 # combination of a lead-in and a frame that training shows, each with other partners.
 LEAD_INS = ("", "look at the picture. ", "please answer: ", "question: ")
 FRAMES: dict[str, tuple[str, ...]] = {
@@ -248,7 +249,7 @@ def _belongs(scene: Scene, split: str) -> bool:
     held = any(o.pair in HELD_OUT_PAIRS for o in scene.objects)
     if split == "test":
         return held
-    return not held and (layout_bucket(scene) == 0) == (split in ("val", "phrasing"))
+    return not held and (layout_bucket(scene) == 0) == (split in UNSEEN_LAYOUTS)
 
 
 def _random_scene(rng: np.random.Generator, split: str, max_objects: int) -> Scene:

@@ -8,7 +8,7 @@
 Stage 1 trains the projector alone (tower and language model frozen) on image-caption pairs; stage 2 starts
 from a stage-1 output (--init: its directory or its model/) and trains projector and language model, the
 tower frozen, on question-answer pairs with the loss on the answer tokens only (LlavaProcessor's
-training_batch). Data: data/scenes.py's ShapeScenes (train split), optionally with data/image_qa.py's
+training_batch). Data: data/scene_dataset.py's ShapeScenes (train split), optionally with data/image_qa.py's
 Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generation through zoo.generate
 (pixel_values=) on held-out questions, exact match after normalize_answer, per question kind, on three splits
 (data/scenes.py): "val" (unseen layouts), "phrasing" (unseen layouts asked with the held-out phrasings) and
@@ -123,8 +123,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.stage == 2 and not args.init:
         raise SystemExit("--stage 2 starts from a stage-1 output: pass --init DIR")
-    if args.init and (args.tower or args.tower_positions != "random"):
-        raise SystemExit("--tower and --tower-positions start a new model (stage 1); --init already holds a tower")
+    if args.init and (args.tower or args.tower_positions != "random" or args.text_depth is not None):
+        raise SystemExit("--tower, --tower-positions and --text-depth start a new model (stage 1); --init already "
+                         "holds one")
+    if args.text_depth is not None and args.text_depth < 1:
+        raise SystemExit(f"--text-depth must be at least 1 layer, got {args.text_depth}")
     args.extra = [s for s in args.extra.split(",") if s]
     try:
         args.kinds = check_kinds(k for k in args.kinds.split(",") if k)
@@ -174,7 +177,7 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if zoo.model_info(args.model)["family"] != "llava":
         raise SystemExit(f"--model {args.model} is not a LLaVA preset (zoo.list_models('llava*'))")
     model = zoo.create_model(args.model)
-    if args.text_depth:
+    if args.text_depth is not None:
         model = Llava(dataclasses.replace(model.config, text=dataclasses.replace(model.config.text,
                                                                                  depth=args.text_depth)))
     if args.tower:

@@ -225,6 +225,8 @@ def test_phrasing_split_holds_out_phrasings_and_layouts_but_no_pair(train):
     assert all(layout_bucket(s) == 0 for s in phrasing.scenes)
     assert not {s.layout() for s in train.scenes} & {s.layout() for s in phrasing.scenes}
     assert not any(o.pair in HELD_OUT_PAIRS for scene in phrasing.scenes for o in scene.objects)
+    texts = [f"{phrasing.qa(i).question} {phrasing.qa(i).answer}" for i in range(len(phrasing))]
+    assert not [t for t in texts for c, s in HELD_OUT_PAIRS if f"{c} {s}" in t]   # nor does any text name one
     templates = {phrasing.qa(i).template for i in range(len(phrasing))}
     assert templates <= HELD_OUT_TEMPLATES and {t.split("/")[0] for t in templates} == set(KINDS)
     assert phrasing.scenes != ShapeScenes("val", 150, seed=3).scenes   # its own draw, not val's scenes again
@@ -335,3 +337,10 @@ def test_labelled_errors(tmp_path):
         LabelledImageQA("digits", "dev")
     with pytest.raises(FileNotFoundError, match="Fashion-MNIST"):
         LabelledImageQA("fashion-mnist", root=tmp_path)
+
+
+def test_beside_is_mostly_about_a_neighbour_that_is_there(train):
+    """A constant "nothing" must not score well: scenes with no neighbours ask no `beside` question."""
+    answers = [train.qa(i).answer for i in range(len(train)) if train.qa(i).kind == "beside"]
+    nothing = answers.count("nothing") / len(answers)
+    assert len(answers) > 100 and 0.05 < nothing < 0.3, (len(answers), nothing)

@@ -183,3 +183,16 @@ def test_bad_kinds_are_named():
 def test_default_sets_ask_the_six_measured_kinds():
     items = ShapeScenes("train", 40).items
     assert items and {qa.kind for _, qa in items} == set(DEFAULT_KINDS)
+
+
+def test_text_depth_sets_the_language_models_layers_in_stage_1_only(tmp_path):
+    out = tmp_path / "deep"
+    train_multimodal.main([*TINY, "--stage", "1", "--steps", "1", "--eval-every", "0", "--text-depth", "2",
+                           "--out", str(out)])
+    model = zoo.load_pretrained(out / "model")
+    assert model.config.text.depth == 2 != zoo.create_model("llava_scenes").config.text.depth
+    assert len(model.language_model.transformer.blocks) == 2
+    with pytest.raises(SystemExit, match="--text-depth"):
+        train_multimodal.parse_args(["--stage", "2", "--init", str(out), "--text-depth", "6"])
+    with pytest.raises(SystemExit, match="--text-depth must be at least 1"):
+        train_multimodal.parse_args(["--stage", "1", "--text-depth", "0"])
