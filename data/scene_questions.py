@@ -20,6 +20,12 @@ from data.scenes import (CAPTION_QUESTION, DEFAULT_KINDS, GRID, HELD_OUT_PAIRS, 
 
 Asked = tuple[dict, dict] | None   # (query, template fields), or None where the kind does not apply to the scene
 NOTHING_SHARE = 0.15               # of `beside` questions, those about an empty cell
+WAYS = {"left of": "left", "right of": "right", "above": "up", "below": "down"}  # relation -> which's "further ..."
+
+
+def _holds(a: Shape, b: Shape, rel: str) -> bool:
+    """Whether `a` lies `rel` ("left of", "above", ...) `b`: relation's yes, and which's "further" one."""
+    return {"left of": a.col < b.col, "right of": a.col > b.col, "above": a.row < b.row, "below": a.row > b.row}[rel]
 
 
 def answer_query(scene: Scene, query: dict) -> str:
@@ -39,11 +45,8 @@ def answer_query(scene: Scene, query: dict) -> str:
         if kind == "positions":
             return f"{cell_name(a.row, a.col)} and {cell_name(b.row, b.col)}"
         if kind == "which":
-            first = {"left": a.col < b.col, "right": a.col > b.col, "up": a.row < b.row, "down": a.row > b.row}
-            return (a if first[query["way"]] else b).name
-        holds = {"left of": a.col < b.col, "right of": a.col > b.col, "above": a.row < b.row,
-                 "below": a.row > b.row}[query["rel"]]
-        return "yes" if holds else "no"
+            return (a if _holds(a, b, next(r for r, way in WAYS.items() if way == query["way"])) else b).name
+        return "yes" if _holds(a, b, query["rel"]) else "no"
     target = next(o for o in objects if (o.row, o.col) == tuple(query["cell"]))
     return {"colour": target.colour, "shape": target.shape, "position": cell_name(target.row, target.col)}[kind]
 
@@ -90,9 +93,7 @@ def _ask_beside(scene: Scene, rng: np.random.Generator, held) -> Asked:
     if not near:
         return None
     taken = rng.random() >= NOTHING_SHARE
-    a = _pick(rng, near if taken else unique, held)
-    if a is None:
-        return None
+    a = _pick(rng, near if taken else unique, held)   # near is a non-empty part of unique: never None
     rel = _pick(rng, ways(a, taken))
     return {"kind": "beside", "a": a.pair, "rel": rel}, {"ref": a.name, "rel": rel}
 
@@ -108,12 +109,10 @@ def _ask_pair(scene: Scene, kind: str, rng: np.random.Generator, held) -> Asked:
     names = {"a": a.name, "b": b.name}
     if kind == "positions":
         return {"kind": kind, "a": a.pair, "b": b.pair}, names
-    if kind == "which":   # which of the two lies further that way: the answer names one, so their order is moot
-        ways = (["left", "right"] if a.col != b.col else []) + (["up", "down"] if a.row != b.row else [])
-        way = ways[int(rng.integers(len(ways)))]
-        return {"kind": kind, "a": a.pair, "b": b.pair, "way": way}, {**names, "way": way}
     rels = (["left of", "right of"] if a.col != b.col else []) + (["above", "below"] if a.row != b.row else [])
     rel = rels[int(rng.integers(len(rels)))]
+    if kind == "which":   # which of the two lies further that way: the answer names one, so their order is moot
+        return {"kind": kind, "a": a.pair, "b": b.pair, "way": WAYS[rel]}, {**names, "way": WAYS[rel]}
     return {"kind": kind, "a": a.pair, "b": b.pair, "rel": rel}, {**names, "rel": rel}
 
 
