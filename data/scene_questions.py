@@ -4,6 +4,7 @@
     make_questions(scene, rng, "train", count=4)   # [QA("what colour is the circle?", "red", "colour", ...), ...]
     make_caption(scene, rng, "train")               # QA("describe the image.", "a red circle and ...", "caption")
     answer_query(scene, {"kind": "relation", "a": ("red", "circle"), "b": ("blue", "square"), "rel": "above"})
+    worked_parts("is the red circle above the blue square?", answer, predicted)  # {"first cell": True, ...}
 
 A question is drawn as a `query` (what it asks, as data) and the words that fill its phrasing; the answer is
 decided from the query and the scene in one place, `answer_query`, so tests can re-derive it from the pixels.
@@ -11,25 +12,34 @@ decided from the query and the scene in one place, `answer_query`, so tests can 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from data.scenes import (CAPTION_QUESTION, DEFAULT_KINDS, GRID, HELD_OUT_PAIRS, NEIGHBOURS, NUMBER_WORDS, QA,
-                         TEMPLATES, Scene, Shape, allowed_pairs, cell_name, describe, phrasings, with_article)
+                         TEMPLATES, Scene, Shape, allowed_pairs, cell_name, describe, normalize_answer, phrasings,
+                         with_article)
 
 Asked = tuple[dict, dict] | None   # (query, template fields), or None where the kind does not apply to the scene
 NOTHING_SHARE = 0.15               # of `beside` questions, those about an empty cell
+CELLS = {cell_name(row, col): (row, col) for row in range(GRID) for col in range(GRID)}
+WORKED_KINDS = ("relation", "which")  # answered worked: both objects at their cells, then the verdict
 WAYS = {"left of": "left", "right of": "right", "above": "up", "below": "down"}  # relation -> which's "further ..."
 
 
-def _holds(a: Shape, b: Shape, rel: str) -> bool:
+def _holds(a: Shape | Cell, b: Shape | Cell, rel: str) -> bool:
     """Whether `a` lies `rel` ("left of", "above", ...) `b`: relation's yes, and which's "further" one."""
     return {"left of": a.col < b.col, "right of": a.col > b.col, "above": a.row < b.row, "below": a.row > b.row}[rel]
 
 
+def _placed(o: Shape) -> str:
+    return f"{o.name} at the {cell_name(o.row, o.col)}"
+
+
 def answer_query(scene: Scene, query: dict) -> str:
-    """The answer to a question, from its query and the scene (the one place answers are decided)."""
+    """The answer to a question, from its query and the scene (the one place answers are decided). Relation
+    and which answers are worked: "red circle at the top left, blue square at the bottom: yes" (the two
+    objects in the order asked, each at its cell, then the verdict), scored whole."""
     objects, kind = scene.objects, query["kind"]
     if kind == "count":
         n = sum(query.get("colour") in (None, o.colour) and query.get("shape") in (None, o.shape) for o in objects)
@@ -44,11 +54,51 @@ def answer_query(scene: Scene, query: dict) -> str:
         a, b = (next(o for o in objects if o.pair == tuple(query[k])) for k in ("a", "b"))
         if kind == "positions":
             return f"{cell_name(a.row, a.col)} and {cell_name(b.row, b.col)}"
-        if kind == "which":
-            return (a if _holds(a, b, next(r for r, way in WAYS.items() if way == query["way"])) else b).name
-        return "yes" if _holds(a, b, query["rel"]) else "no"
+        if kind == "which":   # WORKED_KINDS
+            verdict = (a if _holds(a, b, next(r for r, way in WAYS.items() if way == query["way"])) else b).name
+        else:
+            verdict = "yes" if _holds(a, b, query["rel"]) else "no"
+        return f"{_placed(a)}, {_placed(b)}: {verdict}"   # worked: both cells, then the comparison
     target = next(o for o in objects if (o.row, o.col) == tuple(query["cell"]))
     return {"colour": target.colour, "shape": target.shape, "position": cell_name(target.row, target.col)}[kind]
+
+
+class Cell(NamedTuple):
+    row: int
+    col: int
+
+
+def read_worked(text: str) -> tuple[tuple[str, Cell | None], tuple[str, Cell | None], str] | None:
+    """"red circle at the top left, blue square at the bottom: yes" -> (("red circle", Cell(0, 0)), ("blue
+    square", Cell(2, 1)), "yes"), normalised; a cell that names none is None; None where the text is not in
+    that form (two placed objects, a colon, a verdict)."""
+    head, colon, verdict = text.partition(":")
+    placed = [part.split(" at ", 1) for part in head.split(",")]
+    if not colon or len(placed) != 2 or any(len(p) != 2 for p in placed):
+        return None
+    (a, cell_a), (b, cell_b) = ((normalize_answer(name), CELLS.get(normalize_answer(cell)))
+                                for name, cell in placed)
+    return (a, cell_a and Cell(*cell_a)), (b, cell_b and Cell(*cell_b)), normalize_answer(verdict)
+
+
+def worked_parts(question: str, answer: str, predicted: str) -> dict[str, bool]:
+    """Which parts of a worked relation or which answer (`answer_query`) the prediction got right: each
+    object's name and cell, the verdict, and whether the verdict follows from the two cells it wrote itself."""
+    truth, guess = read_worked(answer), read_worked(predicted)
+    if guess is None:
+        return {"first cell": False, "second cell": False, "verdict": False, "verdict follows": False}
+    (a, cell_a), (b, cell_b), verdict = guess
+    question = normalize_answer(question)
+    further = next((rel for rel, way in WAYS.items() if f"further {way}" in question), None)
+    rel = further or next(rel for rel in WAYS if f" {rel} " in f" {question} ")
+    follows = False
+    if cell_a is not None and cell_b is not None:
+        if further is None:
+            follows = verdict == ("yes" if _holds(cell_a, cell_b, rel) else "no")
+        else:   # which: the object further that way, if the two cells it wrote make one so
+            follows = verdict == (a if _holds(cell_a, cell_b, rel) else b if _holds(cell_b, cell_a, rel) else None)
+    return {"first cell": guess[0] == truth[0], "second cell": guess[1] == truth[1], "verdict": verdict == truth[2],
+            "verdict follows": follows}
 
 
 def _pick(rng: np.random.Generator, items: list, prefer: Callable[[Any], bool] | None = None):

@@ -13,6 +13,7 @@ from data.image_qa import CLASS_NAMES, LabelledImageQA, held_out_templates
 from data.scenes import (BACKGROUND, COLOURS, GRID, SHAPES, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
                          NUMBER_WORDS, TEMPLATES, Sample, layout_bucket, make_scene, normalize_answer, phrasings)
 from data.scene_dataset import ShapeScenes
+from data.scene_questions import read_worked, worked_parts
 from data.vision import write_idx
 
 
@@ -86,9 +87,12 @@ def expected_answer(cells: dict, query: dict) -> str:
             return f"{cell_words(ra, ca)} and {cell_words(rb, cb)}"
         if kind == "which":
             first = {"left": ca < cb, "right": ca > cb, "up": ra < rb, "down": ra > rb}[query["way"]]
-            return " ".join(query["a"] if first else query["b"])
-        return "yes" if {"left of": ca < cb, "right of": ca > cb, "above": ra < rb, "below": ra > rb}[query["rel"]] \
-            else "no"
+            verdict = " ".join(query["a"] if first else query["b"])
+        else:
+            holds = {"left of": ca < cb, "right of": ca > cb, "above": ra < rb, "below": ra > rb}[query["rel"]]
+            verdict = "yes" if holds else "no"
+        return (f"{' '.join(query['a'])} at the {cell_words(ra, ca)}, "
+                f"{' '.join(query['b'])} at the {cell_words(rb, cb)}: {verdict}")
     colour, shape, _ = cells[tuple(query["cell"])]
     return {"colour": colour, "shape": shape, "position": cell_words(*query["cell"])}[kind]
 
@@ -235,21 +239,30 @@ def test_phrasing_split_holds_out_phrasings_and_layouts_but_no_pair(train):
     assert torch.equal(photos.images, LabelledImageQA("digits", "val", limit=40).images)
 
 
+_OBJECT_AT = r"[a-z]+ [a-z]+ at the (top|bottom|left|right|center|top left|top right|bottom left|bottom right)"
+WORKED = re.compile(rf"{_OBJECT_AT}, {_OBJECT_AT}: (yes|no|[a-z]+ [a-z]+)")
+
+
 def test_answers_are_short_normalised_and_balanced(train):
     answers = Counter()
     for i in range(len(train)):
         sample = train[i]
         assert isinstance(sample, Sample) and sample.prompt.count(IMAGE_MARKER) == 1
+        answer = sample.answer
+        if sample.kind in ("relation", "which"):   # worked: "red circle at the top, blue square at the left: yes"
+            assert WORKED.fullmatch(answer), answer
+            answer = answer.split(": ")[1]
         if sample.kind == "positions":
-            assert 3 <= len(sample.answer.split()) <= 5 and " and " in sample.answer
+            assert 3 <= len(answer.split()) <= 5 and " and " in answer
         else:
-            assert 1 <= len(sample.answer.split()) <= 2
-        assert normalize_answer(sample.answer) == sample.answer
-        answers[(sample.kind, sample.answer)] += 1
+            assert 1 <= len(answer.split()) <= 2
+        assert normalize_answer(answer) == answer
+        answers[(sample.kind, answer)] += 1
     kinds = Counter(kind for kind, _ in answers.elements())
     assert set(kinds) == set(KINDS) and min(kinds.values()) > len(train) / 12
-    yes = answers[("exist", "yes")] / (answers[("exist", "yes")] + answers[("exist", "no")])
-    assert 0.35 < yes < 0.65
+    for kind in ("exist", "relation"):
+        yes = answers[(kind, "yes")] / (answers[(kind, "yes")] + answers[(kind, "no")])
+        assert 0.35 < yes < 0.65, kind
     assert len({a for k, a in answers if k == "count"}) >= 4
 
 
@@ -344,3 +357,30 @@ def test_beside_is_mostly_about_a_neighbour_that_is_there(train):
     answers = [train.qa(i).answer for i in range(len(train)) if train.qa(i).kind == "beside"]
     nothing = answers.count("nothing") / len(answers)
     assert len(answers) > 100 and 0.05 < nothing < 0.3, (len(answers), nothing)
+
+
+def test_worked_parts_score_each_part_of_a_worked_answer():
+    """worked_parts reads back what answer_query writes: every worked answer of a split scores right in every
+    part against itself; a wrong verdict, a wrong cell and text not in the worked form each score as they are."""
+    data = ShapeScenes("val", 120, kinds=("relation", "which"))
+    assert len(data) > 100
+    for i in range(len(data)):
+        qa = data.qa(i)
+        assert all(worked_parts(qa.question, qa.answer, qa.answer).values()), qa
+
+    question = "is the red circle left of the blue square?"
+    answer = "red circle at the top left, blue square at the bottom: yes"
+    assert read_worked(answer) == (("red circle", (0, 0)), ("blue square", (2, 1)), "yes")
+    assert worked_parts(question, answer, "red circle at the top left, blue square at the bottom: no") == \
+        {"first cell": True, "second cell": True, "verdict": False, "verdict follows": False}
+    # a wrong cell, and the verdict that follows from it: wrong, but consistent
+    assert worked_parts(question, answer, "Red circle at the right, blue square at the bottom: No.") == \
+        {"first cell": False, "second cell": True, "verdict": False, "verdict follows": True}
+    assert not any(worked_parts(question, answer, "yes").values())
+    assert not worked_parts(question, answer, "red circle at the moon, blue square at the top: yes")["verdict follows"]
+    which = "which is further up, the red circle or the blue square?"
+    assert worked_parts(which, "red circle at the top left, blue square at the bottom: red circle",
+                        "red circle at the bottom, blue square at the top: blue square") == \
+        {"first cell": False, "second cell": False, "verdict": False, "verdict follows": True}
+    assert not worked_parts(which, "red circle at the top left, blue square at the bottom: red circle",
+                            "red circle at the top, blue square at the top: red circle")["verdict follows"]  # a tie
