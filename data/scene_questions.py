@@ -22,9 +22,16 @@ from data.scenes import (CAPTION_QUESTION, DEFAULT_KINDS, GRID, HELD_OUT_PAIRS, 
 
 Asked = tuple[dict, dict] | None   # (query, template fields), or None where the kind does not apply to the scene
 NOTHING_SHARE = 0.15               # of `beside` questions, those about an empty cell
-CELLS = {cell_name(row, col): (row, col) for row in range(GRID) for col in range(GRID)}
 WORKED_KINDS = ("relation", "which")  # answered worked: both objects at their cells, then the verdict
 WAYS = {"left of": "left", "right of": "right", "above": "up", "below": "down"}  # relation -> which's "further ..."
+
+
+class Cell(NamedTuple):
+    row: int
+    col: int
+
+
+CELLS = {cell_name(row, col): Cell(row, col) for row in range(GRID) for col in range(GRID)}  # name -> cell
 
 
 def _holds(a: Shape | Cell, b: Shape | Cell, rel: str) -> bool:
@@ -54,18 +61,13 @@ def answer_query(scene: Scene, query: dict) -> str:
         a, b = (next(o for o in objects if o.pair == tuple(query[k])) for k in ("a", "b"))
         if kind == "positions":
             return f"{cell_name(a.row, a.col)} and {cell_name(b.row, b.col)}"
-        if kind == "which":   # WORKED_KINDS
+        if kind == "which":
             verdict = (a if _holds(a, b, next(r for r, way in WAYS.items() if way == query["way"])) else b).name
         else:
             verdict = "yes" if _holds(a, b, query["rel"]) else "no"
         return f"{_placed(a)}, {_placed(b)}: {verdict}"   # worked: both cells, then the comparison
     target = next(o for o in objects if (o.row, o.col) == tuple(query["cell"]))
     return {"colour": target.colour, "shape": target.shape, "position": cell_name(target.row, target.col)}[kind]
-
-
-class Cell(NamedTuple):
-    row: int
-    col: int
 
 
 def read_worked(text: str) -> tuple[tuple[str, Cell | None], tuple[str, Cell | None], str] | None:
@@ -76,9 +78,8 @@ def read_worked(text: str) -> tuple[tuple[str, Cell | None], tuple[str, Cell | N
     placed = [part.split(" at ", 1) for part in head.split(",")]
     if not colon or len(placed) != 2 or any(len(p) != 2 for p in placed):
         return None
-    (a, cell_a), (b, cell_b) = ((normalize_answer(name), CELLS.get(normalize_answer(cell)))
-                                for name, cell in placed)
-    return (a, cell_a and Cell(*cell_a)), (b, cell_b and Cell(*cell_b)), normalize_answer(verdict)
+    a, b = ((normalize_answer(name), CELLS.get(normalize_answer(cell))) for name, cell in placed)
+    return a, b, normalize_answer(verdict)
 
 
 def worked_parts(question: str, answer: str, predicted: str) -> dict[str, bool]:

@@ -13,7 +13,7 @@ from data.image_qa import CLASS_NAMES, LabelledImageQA, held_out_templates
 from data.scenes import (BACKGROUND, COLOURS, GRID, SHAPES, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
                          NUMBER_WORDS, TEMPLATES, Sample, layout_bucket, make_scene, normalize_answer, phrasings)
 from data.scene_dataset import ShapeScenes
-from data.scene_questions import read_worked, worked_parts
+from data.scene_questions import WORKED_KINDS, read_worked, worked_parts
 from data.vision import write_idx
 
 
@@ -249,7 +249,7 @@ def test_answers_are_short_normalised_and_balanced(train):
         sample = train[i]
         assert isinstance(sample, Sample) and sample.prompt.count(IMAGE_MARKER) == 1
         answer = sample.answer
-        if sample.kind in ("relation", "which"):   # worked: "red circle at the top, blue square at the left: yes"
+        if sample.kind in WORKED_KINDS:   # worked: "red circle at the top, blue square at the left: yes"
             assert WORKED.fullmatch(answer), answer
             answer = answer.split(": ")[1]
         if sample.kind == "positions":
