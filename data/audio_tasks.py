@@ -21,6 +21,8 @@ from data.ast_features import ast_features
 from data.audio import HOP_LENGTH, log_mel_spectrogram, pad_or_trim
 from data.collate import pad_sequences
 from data.speech import load_row_audio
+from data.speech_text import brown_sentences, kjv_sentences
+from data.text import BROWN_EXTRACT, FULL_DIR, KJV_EXTRACT
 from data.whisper_tokenizer import WhisperTokenizer
 
 IGNORE = -100  # label of positions that are not predicted (the prompt, the padding)
@@ -30,6 +32,18 @@ def normalize_text(text: str) -> str:
     """"Hello, World!  It's 3." -> "hello world it's 3": what the ASR model learns and what WER compares."""
     text = re.sub(r"[^a-z0-9' ]+", " ", text.lower().replace("-", " "))
     return " ".join(word.strip("'") for word in text.split() if word.strip("'"))
+
+
+def lm_corpus(exclude: list[str], kjv: str | Path | None = None, brown: str | Path | None = None) -> list[str]:
+    """Text for a recogniser's language model (zoo.generation.ngram): the plain sentences of any length of the KJV
+    and the Brown corpus (data.speech_text; by default the full corpora of scripts/get_data.sh where fetched,
+    else the shipped extracts), normalised, each once, without any that is among `exclude` once normalised
+    (the transcripts scored: the model is then scored on sentences its language model never read)."""
+    kjv = kjv or next(p for p in (FULL_DIR / "kjv" / "kjv.txt", KJV_EXTRACT) if p.exists())
+    brown = brown or next(p for p in (FULL_DIR / "brown", BROWN_EXTRACT) if p.exists())
+    held = {normalize_text(text) for text in exclude}
+    found = dict.fromkeys(normalize_text(s) for s in kjv_sentences(kjv, 1, 10_000) + brown_sentences(brown, 1, 10_000))
+    return [s for s in found if s and s not in held]
 
 
 def select(rows: list[dict], *splits: str) -> list[dict]:
@@ -134,19 +148,22 @@ class SpeechSet(torch.utils.data.Dataset):
                  n_mels: int, text_ctx: int, spec_augment: SpecAugment | None = None):
         self.tokenizer, self.spec_augment = tokenizer, spec_augment
         window = window_frames * HOP_LENGTH  # samples
-        self.rows, mels, self.tokens, self.prompt_lengths, self.frames = [], [], [], [], []
+        self.rows, self.tokens, self.prompt_lengths, self.frames = [], [], [], []
+        # Filled in place (the rows that fit, then cut to them): no list of mels stacked at the end, which would
+        # hold every mel twice at its peak (a 30k-clip set is 5.8 GB once).
+        mels = torch.zeros(len(rows), n_mels, window_frames)
         for row in rows:
             wave = load_row_audio(root, row)
             tokens, prompt = transcript_tokens(tokenizer, normalize_text(row["text"]))
             if wave.shape[0] > window or len(tokens) > text_ctx:
                 continue
+            mels[len(self.rows)] = window_mel(wave, window_frames, n_mels)  # (n_mels, window_frames)
             self.rows.append(row)
-            mels.append(window_mel(wave, window_frames, n_mels))  # (n_mels, window_frames)
             self.tokens.append(tokens)
             self.prompt_lengths.append(prompt)
             self.frames.append(min(wave.shape[0] // HOP_LENGTH, window_frames))  # the clip's; zeros after them
         self.dropped = len(rows) - len(self.rows)
-        self.mels = torch.stack(mels) if mels else torch.empty(0, n_mels, window_frames)
+        self.mels = mels[:len(self.rows)]  # (N, n_mels, window_frames); the dropped rows' slots stay unused
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -13,8 +13,8 @@ asr: a small Whisper (default whisper_micro, 10 s window) learns the transcripts
 learned from the training transcripts (--tokenizer corpus, --text-vocab tokens plus Whisper's control and
 timestamp tokens: the model carries it and saves it beside its weights) or openai-whisper's English
 vocabulary (--tokenizer whisper: 50k tokens, a much slower softmax); scored by transcribing the held-out
-voices and the human prompts with zoo.transcribe (greedy, no timestamps) and computing word error rate with
-jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the encoder beside the decoder's
+voices, the human prompts and val (training voices, unseen sentences) with zoo.transcribe (greedy, no
+timestamps) and computing word error rate with jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the encoder beside the decoder's
 cross-entropy, (1 - w) CE + w CTC (hybrid CTC/attention, heads/ctc.py): the decoder alone can lower its loss
 from the text, the CTC term only from the audio. The head is for training only: model/ holds the Whisper.
 
@@ -30,7 +30,9 @@ confusion_<split>.png (keywords) or transcripts.jsonl (asr).
     python scripts/train_audio.py --task asr --evaluate runs/asr/model --beam-size 5 --out runs/asr  # rescore
     python scripts/train_audio.py --task asr --init runs/asr/model --out runs/asr2 --lr 3e-4   # fine-tune
 
---evaluate scores a saved recogniser without training (evaluation_<greedy|beamN>.json in --out). --init
+--evaluate scores a saved recogniser without training (evaluation_<greedy|beamN>.json in --out), or a
+checkpoint a run kept (--keep-last; --evaluate runs/asr/checkpoint-1200.pt with the run's --data, --model and
+--text-vocab), so a learning curve can be read in WER. --init
 starts asr from a saved Whisper (save_pretrained, or an HF WhisperForConditionalGeneration directory) and the
 tokenizer it carries (else openai-whisper's for its vocabulary), its config as saved (--model, --tokenizer and
 --dropout are for fresh models).
@@ -45,13 +47,14 @@ import torch
 from torch import nn
 
 import zoo
-from data.audio_tasks import (ASR_SPEC_AUGMENT, KeywordSet, SpecAugment, SpeechSet, keyword_classes, normalize_text,
-                               select, waveforms)
+from data.audio_tasks import (ASR_SPEC_AUGMENT, KeywordSet, SpecAugment, SpeechSet, keyword_classes, lm_corpus,
+                               normalize_text, select, waveforms)
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
 from heads.ctc import CTCHead
 from heads.lm import CausalLMHead
+from zoo.generation.ngram import NgramLM, ShallowFusion
 from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
@@ -81,8 +84,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--text-vocab", type=int, default=512, help="asr, --tokenizer corpus: BPE text tokens")
     p.add_argument("--beam-size", type=int, default=None,
                    help="asr: score with beam search of this width (default: greedy), as openai-whisper's option")
+    p.add_argument("--lm-weight", type=float, default=0.0,
+                   help="asr scoring: shallow fusion of a token n-gram LM (zoo.generation.ngram) with this weight, "
+                        "fitted on data.audio_tasks.lm_corpus less every transcript scored (0: none)")
+    p.add_argument("--lm-order", type=int, default=6, help="asr scoring: the n-gram LM's order")
     p.add_argument("--evaluate", metavar="MODEL_DIR",
-                   help="asr: no training; score a saved model (model/ of an earlier run) on test and human")
+                   help="asr: no training; score a saved model (model/ of an earlier run) or a training checkpoint "
+                        "(its checkpoint.pt or checkpoint-<step>.pt, with the run's --model and --text-vocab) on "
+                        "test, human and val")
     p.add_argument("--init", metavar="MODEL_DIR",
                    help="asr: start from this saved Whisper (ours or an HF directory) and its tokenizer")
     p.add_argument("--ctc-weight", type=float, default=0.3,
@@ -90,8 +99,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
                            eval_every=100, eval_batches=0, save_every=200, out="runs/audio")
     args = p.parse_args(argv)
-    if not 0.0 <= args.ctc_weight < 1.0:
-        raise SystemExit(f"--ctc-weight must be in [0, 1) (the decoder's share is 1 - w), got {args.ctc_weight}")
+    if not 0.0 <= args.ctc_weight < 1.0 or args.lm_weight < 0 or args.lm_order < 1:
+        raise SystemExit(f"expected --ctc-weight in [0, 1) (the decoder's share is 1 - w), --lm-weight >= 0 and "
+                         f"--lm-order >= 1; got {args.ctc_weight}, {args.lm_weight} and {args.lm_order}")
     args.data = Path(args.data or speech_dir(args.task))
     args.model = args.model or TASKS[args.task]
     if args.init and args.task != "asr":
@@ -209,13 +219,14 @@ def decoding_options(beam_size: int | None = None) -> dict:
                 suppress_blank=False, beam_size=beam_size)
 
 
-def word_error_rate(model, rows: list[dict], root: Path, limit: int,
-                    beam_size: int | None = None) -> tuple[float, list[dict]]:
-    """Transcribe rows with zoo.transcribe (decoding_options) and score WER."""
+def word_error_rate(model, rows: list[dict], root: Path, limit: int, beam_size: int | None = None,
+                    fusion: ShallowFusion | None = None) -> tuple[float, list[dict]]:
+    """Transcribe rows with zoo.transcribe (decoding_options, and the language model's fusion if any), score WER."""
     import jiwer
 
     rows = rows[:limit] if limit else rows
-    results = zoo.transcribe(model, waveforms(rows, root), batch_size=16, **decoding_options(beam_size))
+    results = zoo.transcribe(model, waveforms(rows, root), batch_size=16, shallow_fusion=fusion,
+                             **decoding_options(beam_size))
     pairs = [{"audio": row["audio"], "voice": row["voice"], "reference": normalize_text(row["text"]),
               "hypothesis": normalize_text(result["text"])} for row, result in zip(rows, results)]
     return jiwer.wer([p["reference"] for p in pairs], [p["hypothesis"] or "<empty>" for p in pairs]), pairs
@@ -295,15 +306,22 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
 
 def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None" = None,
               transcripts: str = "transcripts.jsonl") -> dict:
-    """WER on the test and human splits by zoo.transcribe (each pair in --out/transcripts), and the CTC head's
-    best path where there is one."""
+    """WER on the test, human and val splits by zoo.transcribe (each pair in --out/transcripts), and the CTC
+    head's best path where there is one. val (training voices, unseen sentences) beside test (unseen voices and
+    sentences) tells the errors of new voices from those of new words."""
     model.eval()
-    scores = {"beam_size": args.beam_size}
+    scores, fusion = {"beam_size": args.beam_size}, None
+    if args.lm_weight:
+        scored = [row["text"] for split in ("test", "human", "val") if split in sets for row in sets[split].rows]
+        texts = [model.tokenizer.encode(" " + text) for text in lm_corpus(scored)]
+        fusion = ShallowFusion(NgramLM.fit(texts, args.lm_order, model.tokenizer.eot, model.config.vocab_size),
+                               args.lm_weight)
+        scores.update(lm_weight=args.lm_weight, lm_order=args.lm_order, lm_sentences=len(texts))
     with open(Path(args.out) / transcripts, "w") as f:
-        for split in ("test", "human"):
-            if not len(sets[split]):
+        for split in ("test", "human", "val"):
+            if not len(sets.get(split, ())):
                 continue
-            wer, pairs = word_error_rate(model, sets[split].rows, args.data, args.eval_limit, args.beam_size)
+            wer, pairs = word_error_rate(model, sets[split].rows, args.data, args.eval_limit, args.beam_size, fusion)
             for pair in pairs:
                 f.write(json.dumps({"split": split, **pair}) + "\n")
             scores.update({f"{split}_wer": wer, f"{split}_rows": len(pairs)})
@@ -317,18 +335,47 @@ def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None
     return scores
 
 
+def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module, "WithCTC | None"]:
+    """A fresh run's training checkpoint (checkpoint.pt or a kept checkpoint-<step>.pt) as (Whisper, WithCTC or
+    None): --model and the tokenizer rebuilt from the training rows as the run built them (so pass the run's
+    --model, --tokenizer and --text-vocab), the weights, and the CTC head when the run trained one."""
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 - any unreadable file gets the same message
+        raise SystemExit(f"--evaluate {path}: not a readable training checkpoint ({error})") from None
+    if not isinstance(state, dict) or "model" not in state:
+        raise SystemExit(f"--evaluate {path}: not a training checkpoint (expected the engine's checkpoint.pt, "
+                         "with the model's weights under 'model')")
+    model, _ = asr_model(args, rows)
+    trained = WithCTC(model) if any(key.startswith("ctc.") for key in state["model"]) else model
+    try:
+        trained.load_state_dict(state["model"])
+    except RuntimeError as error:
+        raise SystemExit(f"--evaluate {path}: its weights do not fit --model {args.model} with this tokenizer "
+                         f"({model.tokenizer}); pass the run's --model, --tokenizer and --text-vocab\n{error}") from None
+    print(f"{path}: step {state.get('step')}")
+    return model, trained if isinstance(trained, WithCTC) else None
+
+
 def evaluate_asr(args, rows: list[dict]) -> dict:
-    """--evaluate: a saved Whisper (with the tokenizer it was trained with) scored as a run's end does, into
-    --out/evaluation_<greedy|beamN>.json and its transcripts beside it."""
-    model = zoo.load_pretrained(args.evaluate)
-    if getattr(model, "tokenizer", None) is None:
-        raise SystemExit(f"--evaluate {args.evaluate}: the model has no tokenizer saved beside it")
+    """--evaluate: a saved Whisper (with the tokenizer it was trained with), or a training checkpoint of a run
+    (checkpoint_recogniser), scored as a run's end does, into --out/evaluation_<greedy|beamN>.json (for a
+    checkpoint: evaluation_<its name>_<greedy|beamN>.json) and its transcripts beside it."""
+    path, with_ctc = Path(args.evaluate), None
+    if path.is_file():
+        model, with_ctc = checkpoint_recogniser(args, rows, path)
+    else:
+        model = zoo.load_pretrained(path)
+        if getattr(model, "tokenizer", None) is None:
+            raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it")
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx)
-            for split in ("test", "human")}
-    name = f"evaluation_{f'beam{args.beam_size}' if args.beam_size else 'greedy'}"
+            for split in ("test", "human", "val")}
+    name = "_".join(["evaluation"] + ([path.stem] if path.is_file() else [])
+                    + [f"beam{args.beam_size}" if args.beam_size else "greedy"]
+                    + ([f"lm{args.lm_order}x{args.lm_weight:g}"] if args.lm_weight else []))
     summary = {"task": "asr", "evaluated": str(args.evaluate), "data": str(args.data),
-               **score_asr(args, model, sets, transcripts=f"{name}_transcripts.jsonl")}
+               **score_asr(args, model, sets, with_ctc, transcripts=f"{name}_transcripts.jsonl")}
     (Path(args.out) / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 

@@ -54,3 +54,16 @@ def test_speech_set_spec_augment_masks_the_training_mels_only_as_they_are_read()
     torch.manual_seed(1)
     changed = time_only[0]["mel"] != plain[0]["mel"]
     assert changed.any() and torch.equal(changed, changed.any(0, keepdim=True).expand_as(changed))
+
+
+def test_lm_corpus_leaves_out_the_transcripts_scored():
+    from data.audio_tasks import lm_corpus
+    from data.speech_text import kjv_sentences
+    from data.text import BROWN_EXTRACT, KJV_EXTRACT
+
+    every = lm_corpus([], KJV_EXTRACT, BROWN_EXTRACT)
+    assert len(every) == len(set(every)) > 5000 and all(s == normalize_text(s) for s in every)
+    spoken = kjv_sentences(KJV_EXTRACT)[:3]  # as the speech builder picks them: "In the beginning God ..."
+    assert all(normalize_text(s) in every for s in spoken)
+    rest = lm_corpus(spoken, KJV_EXTRACT, BROWN_EXTRACT)
+    assert set(every) - set(rest) == {normalize_text(s) for s in spoken}

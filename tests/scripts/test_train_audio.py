@@ -53,7 +53,7 @@ def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
     assert accuracy == pytest.approx(summary["test_acc"], abs=1e-9)
 
 
-def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
+def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch):
     out = tmp_path / "asr"
     summary = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "30", "--batch-size", "16", "--lr", "2e-3",
                                 "--eval-every", "15", "--eval-limit", "6", "--out", str(out)])
@@ -77,8 +77,31 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
     beam = train_audio.main([*evaluate, "--beam-size", "3"])
     assert beam["beam_size"] == 3 and beam["test_rows"] == 6
     assert json.loads((out / "evaluation_beam3.json").read_text())["test_wer"] == beam["test_wer"]
-    assert len((out / "evaluation_beam3_transcripts.jsonl").read_text().splitlines()) == 12  # 6 test + 6 human
+    assert len((out / "evaluation_beam3_transcripts.jsonl").read_text().splitlines()) == 16  # 6 test, 6 human, 4 val
     assert before == {name: (out / name).read_bytes() for name in before}
+    assert summary["val_rows"] == 4 and 0.0 <= summary["val_wer"]  # training voices, unseen sentences
+    # ... and so does the run's last training checkpoint (its weights with the CTC head), rebuilt from --model
+    # and the tokenizer learnt again from the training rows
+    kept = train_audio.main([*evaluate[:-3], str(out / "checkpoint.pt"), "--out", str(out)])
+    assert {k: kept[k] for k in ("test_wer", "test_ctc_wer", "val_wer")} == \
+        {k: summary[k] for k in ("test_wer", "test_ctc_wer", "val_wer")}
+    assert (out / "evaluation_checkpoint_greedy.json").exists()
+    # ... and with a language model's shallow fusion, fitted on the extracts' sentences less those scored
+    from data.audio_tasks import lm_corpus
+    from data.text import BROWN_EXTRACT, KJV_EXTRACT
+    read = []
+    monkeypatch.setattr(train_audio, "lm_corpus",
+                        lambda exclude: read.append(exclude) or lm_corpus(exclude, KJV_EXTRACT, BROWN_EXTRACT)[:3000])
+    fused = train_audio.main([*evaluate, "--lm-weight", "0.3", "--lm-order", "4"])
+    assert fused["lm_sentences"] == 3000 and fused["test_rows"] == 6 and 0.0 <= fused["test_wer"]
+    scored = [json.loads(line) for line in (out / "evaluation_greedy_lm4x0.3_transcripts.jsonl").read_text().splitlines()]
+    assert sorted(read[0]) == sorted(r["text"] for r in load_manifest(SHIPPED / "asr") if r["split"] != "train")
+    assert len(scored) == 16
+    (tmp_path / "not.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(SystemExit, match="not a readable training checkpoint"):
+        train_audio.main([*evaluate[:-3], str(tmp_path / "not.pt"), "--out", str(out)])
+    with pytest.raises(SystemExit, match="do not fit --model whisper_micro"):
+        train_audio.main([*evaluate[:-3], str(out / "checkpoint.pt"), "--text-vocab", "256", "--out", str(out)])
 
     # --init fine-tunes the saved recogniser with the tokenizer it carries: it starts where the run ended
     tuned = tmp_path / "tuned"
@@ -92,6 +115,8 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path):
 
 
 def test_wrong_family_is_refused(tmp_path):
+    with pytest.raises(SystemExit, match="--lm-weight >= 0 .* got 0.3, -1.0 and 6"):
+        train_audio.main(["--task", "asr", "--lm-weight", "-1"])
     with pytest.raises(SystemExit, match="is a gpt model"):
         train_audio.main(["--task", "asr", "--model", "gpt_tiny"])
     with pytest.raises(SystemExit, match="use it with --task asr"):

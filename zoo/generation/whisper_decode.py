@@ -36,6 +36,7 @@ from data.audio import HOP_LENGTH, INPUT_STRIDE, SAMPLE_RATE
 from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
 from zoo.generation.compiled import compiled_encoder
 from zoo.generation.conditioned import AudioConditioned
+from zoo.generation.ngram import ShallowFusion
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import choose
 from zoo.generation.session import Session
@@ -63,6 +64,7 @@ class DecodingOptions:
     suppress_blank: bool = True             # no space or EOT as the first token
     without_timestamps: bool = False        # text tokens only (<|notimestamps|> in the prompt)
     max_initial_timestamp: float | None = 1.0  # s: the latest first timestamp; None or 0: no limit
+    shallow_fusion: ShallowFusion | None = None  # not openai-whisper's: a language model's scores added (ngram.py)
 
     def __post_init__(self):
         checks = [
@@ -260,6 +262,8 @@ class DecodingPlan:
             suppress=suppressed_tokens(tokenizer, self.options.suppress_tokens),
             timestamps=not self.options.without_timestamps,
             max_initial_index=round(max_initial / precision) if max_initial else None)
+        if self.options.shallow_fusion is not None:  # after Whisper's rules: what they forbid stays forbidden
+            self.rules.rules.append(self.options.shallow_fusion.rule(length))
 
     def room(self, length: int) -> int:
         """Tokens sampled after `length` initial tokens: sample_len, fewer where that leaves less room in text_ctx."""
