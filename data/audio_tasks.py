@@ -142,17 +142,24 @@ class SpeechSet(torch.utils.data.Dataset):
     next token; the prompt and padding ignored). Clips longer than the window or transcripts longer than
     text_ctx are dropped (counted in `dropped`). spec_augment: applied to each clip's own frames as it is read
     (the training set's; ASR_SPEC_AUGMENT): masks land on speech, filled with its mean, and the zeros after it
-    stay zeros, as zoo.transcribe feeds them."""
+    stay zeros, as zoo.transcribe feeds them. limit: stop reading once this many rows are kept (0: read all), so
+    the first `limit` clips are the same whether or not the rest of the split is read."""
 
     def __init__(self, rows: list[dict], root: str | Path, tokenizer: WhisperTokenizer, window_frames: int,
-                 n_mels: int, text_ctx: int, spec_augment: SpecAugment | None = None):
+                 n_mels: int, text_ctx: int, spec_augment: SpecAugment | None = None, limit: int = 0):
+        if limit < 0:
+            raise ValueError(f"limit must be at least 0 (0: every row), got {limit}")
         self.tokenizer, self.spec_augment = tokenizer, spec_augment
         window = window_frames * HOP_LENGTH  # samples
         self.rows, self.tokens, self.prompt_lengths, self.frames = [], [], [], []
         # Filled in place (the rows that fit, then cut to them): no list of mels stacked at the end, which would
         # hold every mel twice at its peak (a 30k-clip set is 5.8 GB once).
-        mels = torch.zeros(len(rows), n_mels, window_frames)
+        mels = torch.zeros(min(len(rows), limit or len(rows)), n_mels, window_frames)
+        read = 0
         for row in rows:
+            if len(self.rows) == len(mels):
+                break
+            read += 1
             wave = load_row_audio(root, row)
             tokens, prompt = transcript_tokens(tokenizer, normalize_text(row["text"]))
             if wave.shape[0] > window or len(tokens) > text_ctx:
@@ -162,7 +169,7 @@ class SpeechSet(torch.utils.data.Dataset):
             self.tokens.append(tokens)
             self.prompt_lengths.append(prompt)
             self.frames.append(min(wave.shape[0] // HOP_LENGTH, window_frames))  # the clip's; zeros after them
-        self.dropped = len(rows) - len(self.rows)
+        self.dropped = read - len(self.rows)  # of the rows read
         self.mels = mels[:len(self.rows)]  # (N, n_mels, window_frames); the dropped rows' slots stay unused
 
     def __len__(self) -> int:

@@ -86,7 +86,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="asr: score with beam search of this width (default: greedy), as openai-whisper's option")
     p.add_argument("--lm-weight", type=float, default=0.0,
                    help="asr scoring: shallow fusion of a token n-gram LM (zoo.generation.ngram) with this weight, "
-                        "fitted on data.audio_tasks.lm_corpus less every transcript scored (0: none)")
+                        "fitted on data.audio_tasks.lm_corpus less every held-out transcript (0: none)")
     p.add_argument("--lm-order", type=int, default=6, help="asr scoring: the n-gram LM's order")
     p.add_argument("--evaluate", metavar="MODEL_DIR",
                    help="asr: no training; score a saved model (model/ of an earlier run) or a training checkpoint "
@@ -312,7 +312,7 @@ def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None
     model.eval()
     scores, fusion = {"beam_size": args.beam_size}, None
     if args.lm_weight:
-        scored = [row["text"] for split in ("test", "human", "val") if split in sets for row in sets[split].rows]
+        scored = [row["text"] for row in load_manifest(args.data) if row["split"] != "train"]  # all held out
         texts = [model.tokenizer.encode(" " + text) for text in lm_corpus(scored)]
         fusion = ShallowFusion(NgramLM.fit(texts, args.lm_order, model.tokenizer.eot, model.config.vocab_size),
                                args.lm_weight)
@@ -369,8 +369,8 @@ def evaluate_asr(args, rows: list[dict]) -> dict:
         if getattr(model, "tokenizer", None) is None:
             raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it")
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
-    sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx)
-            for split in ("test", "human", "val")}
+    sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx,
+                             limit=args.eval_limit) for split in ("test", "human", "val")}  # the clips scored
     name = "_".join(["evaluation"] + ([path.stem] if path.is_file() else [])
                     + [f"beam{args.beam_size}" if args.beam_size else "greedy"]
                     + ([f"lm{args.lm_order}x{args.lm_weight:g}"] if args.lm_weight else []))

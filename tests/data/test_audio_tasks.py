@@ -67,3 +67,25 @@ def test_lm_corpus_leaves_out_the_transcripts_scored():
     assert all(normalize_text(s) in every for s in spoken)
     rest = lm_corpus(spoken, KJV_EXTRACT, BROWN_EXTRACT)
     assert set(every) - set(rest) == {normalize_text(s) for s in spoken}
+
+
+def test_speech_set_limit_reads_only_the_first_clips_kept():
+    import pytest
+
+    from data.audio_tasks import transcript_tokens
+
+    root = SPEECH_TINY / "asr"
+    rows = select(load_manifest(root), "train")[:12]
+    tokenizer = train_whisper_tokenizer([normalize_text(r["text"]) for r in rows], 256)
+    lengths = [len(transcript_tokens(tokenizer, normalize_text(r["text"]))[0]) for r in rows]
+    text_ctx = sorted(lengths)[len(lengths) // 2]  # about half the rows are too long: dropped
+    full = SpeechSet(rows, root, tokenizer, 1000, 80, text_ctx)
+    assert 3 <= len(full) < len(rows) and full.dropped == len(rows) - len(full)
+    limited = SpeechSet(rows, root, tokenizer, 1000, 80, text_ctx, limit=3)
+    assert limited.rows == full.rows[:3] and limited.tokens == full.tokens[:3]
+    assert torch.equal(limited.mels, full.mels[:3]) and limited.frames == full.frames[:3]
+    read = rows.index(full.rows[2]) + 1  # it stops after the third row kept
+    assert limited.dropped == read - 3 == sum(n > text_ctx for n in lengths[:read])
+    assert len(SpeechSet(rows, root, tokenizer, 1000, 80, text_ctx, limit=100)) == len(full)
+    with pytest.raises(ValueError, match="limit must be at least 0"):
+        SpeechSet(rows, root, tokenizer, 1000, 80, text_ctx, limit=-1)
