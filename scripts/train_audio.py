@@ -99,9 +99,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,
                            eval_every=100, eval_batches=0, save_every=200, out="runs/audio")
     args = p.parse_args(argv)
-    if not 0.0 <= args.ctc_weight < 1.0 or args.lm_weight < 0 or args.lm_order < 1:
-        raise SystemExit(f"expected --ctc-weight in [0, 1) (the decoder's share is 1 - w), --lm-weight >= 0 and "
-                         f"--lm-order >= 1; got {args.ctc_weight}, {args.lm_weight} and {args.lm_order}")
+    if not 0.0 <= args.ctc_weight < 1.0 or args.lm_weight < 0 or args.lm_order < 1 or args.eval_limit < 0:
+        raise SystemExit("expected --ctc-weight in [0, 1) (the decoder's share is 1 - w), --lm-weight >= 0, "
+                         f"--lm-order >= 1 and --eval-limit >= 0; got {args.ctc_weight}, {args.lm_weight}, "
+                         f"{args.lm_order} and {args.eval_limit}")
     args.data = Path(args.data or speech_dir(args.task))
     args.model = args.model or TASKS[args.task]
     if args.init and args.task != "asr":

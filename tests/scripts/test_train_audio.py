@@ -115,8 +115,10 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch
 
 
 def test_wrong_family_is_refused(tmp_path):
-    with pytest.raises(SystemExit, match="--lm-weight >= 0 .* got 0.3, -1.0 and 6"):
+    with pytest.raises(SystemExit, match="--lm-weight >= 0.* got 0.3, -1.0, 6 and 0"):
         train_audio.main(["--task", "asr", "--lm-weight", "-1"])
+    with pytest.raises(SystemExit, match="--eval-limit >= 0; got 0.3, 0.0, 6 and -1"):  # not all but the last row
+        train_audio.main(["--task", "asr", "--eval-limit", "-1"])
     with pytest.raises(SystemExit, match="is a gpt model"):
         train_audio.main(["--task", "asr", "--model", "gpt_tiny"])
     with pytest.raises(SystemExit, match="use it with --task asr"):
