@@ -78,8 +78,9 @@ def markdown(report: dict) -> str:
              "| split | clips | WER | words seen in training | their error rate | unseen words | their error rate "
              "| insertions |", "|---|---|---|---|---|---|---|---|"]
     for split, r in report["splits"].items():
-        lines.append(f"| {split} | {r['clips']} | **{r['wer']:.3f}** | {r['seen_share']:.1%} | {r['seen_error_rate']:.3f} "
-                     f"| {r['unseen_share']:.1%} | {r['unseen_error_rate']:.3f} | {r['insertions']} |")
+        lines.append(f"| {split} | {r['clips']} | **{r['wer']:.3f}** | {r['seen_share']:.1%} "
+                     f"| {r['seen_error_rate']:.3f} | {r['unseen_share']:.1%} | {r['unseen_error_rate']:.3f} "
+                     f"| {r['insertions']} |")
     if report["test_timbres"]:
         lines += ["", "| held-out timbre (test) | clips | WER |", "|---|---|---|"]
         lines += [f"| {name} | {r['clips']} | {r['wer']:.3f} |" for name, r in report["test_timbres"].items()]

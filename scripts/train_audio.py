@@ -12,11 +12,11 @@ and confusion matrices.
 asr: a small Whisper (default whisper_micro, 10 s window) learns the transcripts, with a byte-level BPE
 learned from the training transcripts (--tokenizer corpus, --text-vocab tokens plus Whisper's control and
 timestamp tokens: the model carries it and saves it beside its weights) or openai-whisper's English
-vocabulary (--tokenizer whisper: 50k tokens, a much slower softmax); scored by transcribing the held-out
-voices, the human prompts and val (training voices, unseen sentences) with zoo.transcribe (greedy, no
-timestamps) and computing word error rate with jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the encoder beside the decoder's
-cross-entropy, (1 - w) CE + w CTC (hybrid CTC/attention, heads/ctc.py): the decoder alone can lower its loss
-from the text, the CTC term only from the audio. The head is for training only: model/ holds the Whisper.
+vocabulary (--tokenizer whisper: 50k tokens, a much slower softmax); scored by transcribing the held-out voices, the
+human prompts and val (training voices, unseen sentences) with zoo.transcribe (greedy, no timestamps), then word
+error rate by jiwer on normalised text. --ctc-weight w (default 0.3) trains a CTC head on the encoder beside the
+decoder's cross-entropy, (1 - w) CE + w CTC (hybrid CTC/attention, heads/ctc.py): the decoder alone can lower its
+loss from the text, the CTC term only from the audio. The head is for training only: model/ holds the Whisper.
 
 During training the held-out figures (keywords: loss and accuracy; asr: the decoder's cross-entropy) are taken
 on --eval-split, by default "val" (training voices, sentences or clips not trained on), so settings are
@@ -88,7 +88,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="asr scoring: shallow fusion of a token n-gram LM (zoo.generation.ngram) with this weight, "
                         "fitted on data.audio_tasks.lm_corpus less every held-out transcript (0: none)")
     p.add_argument("--lm-order", type=int, default=6, help="asr scoring: the n-gram LM's order")
-    p.add_argument("--evaluate", metavar="MODEL_DIR",
+    p.add_argument("--evaluate", metavar="MODEL",
                    help="asr: no training; score a saved model (model/ of an earlier run) or a training checkpoint "
                         "(its checkpoint.pt or checkpoint-<step>.pt, with the run's --model and --text-vocab) on "
                         "test, human and val")
@@ -353,7 +353,7 @@ def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module
         trained.load_state_dict(state["model"])
     except RuntimeError as error:
         raise SystemExit(f"--evaluate {path}: its weights do not fit --model {args.model} with this tokenizer "
-                         f"({model.tokenizer}); pass the run's --model, --tokenizer and --text-vocab\n{error}") from None
+                         f"({model.tokenizer}); pass the run's --model, --tokenizer, --text-vocab\n{error}") from None
     print(f"{path}: step {state.get('step')}")
     return model, trained if isinstance(trained, WithCTC) else None
 

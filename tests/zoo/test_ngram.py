@@ -7,8 +7,8 @@ import torch
 
 import zoo
 from data.whisper_tokenizer import WhisperTokenizer
-from zoo.generation.ngram import FLOOR, NgramLM, ShallowFusion
 from data.whisper_vocab import train_whisper_tokenizer
+from zoo.generation.ngram import FLOOR, NgramLM, ShallowFusion
 
 EOS = 9
 

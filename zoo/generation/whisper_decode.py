@@ -36,8 +36,8 @@ from data.audio import HOP_LENGTH, INPUT_STRIDE, SAMPLE_RATE
 from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
 from zoo.generation.compiled import compiled_encoder
 from zoo.generation.conditioned import AudioConditioned
-from zoo.generation.ngram import ShallowFusion
 from zoo.generation.config import GenerationConfig
+from zoo.generation.ngram import ShallowFusion
 from zoo.generation.sampling import choose
 from zoo.generation.session import Session
 from zoo.generation.whisper_beam import Candidates, whisper_beam_search
