@@ -30,6 +30,7 @@ import binascii
 import importlib.util
 import json
 import os
+import re
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -65,7 +66,7 @@ LANGUAGES = {
 TO_LANGUAGE_CODE = {name: code for code, name in LANGUAGES.items()} | {
     "burmese": "my", "valencian": "ca", "flemish": "nl", "haitian": "ht", "letzeburgesch": "lb",
     "pushto": "ps", "panjabi": "pa", "moldavian": "ro", "moldovan": "ro", "sinhalese": "si",
-    "castilian": "es", "mandarin": "zh",
+    "castilian": "es", "mandarin": "zh", "iw": "he",  # iw: Hebrew's code before 1989, in HF's older files
 }
 
 NUM_TIMESTAMPS = 1501          # <|0.00|> .. <|30.00|>
@@ -161,6 +162,18 @@ def _add_specials(backend: tokenizers.Tokenizer, names: list[str]) -> None:
                          f"has some of them (expected them appended from id {start})")
 
 
+def _canonical(found: str, expected: str) -> str:
+    """`expected` where `found` is an older name for the same slot: <|nocaptions|> for <|nospeech|>,
+    and any <|xx|> in a language slot (HF's earlier files: <|iw|> for <|he|>), since a language's
+    meaning is its position, as openai-whisper reads it; otherwise `found`, which then fails the check."""
+    if found == _OLD_NO_SPEECH and expected == _TAIL["no_speech"]:
+        return expected
+    is_language = expected not in (*_HEAD.values(), *_TAIL.values())
+    if is_language and re.fullmatch(r"<\|[a-z]{2,3}\|>", found):
+        return expected
+    return found
+
+
 def _is_timestamp(name: str) -> bool:
     return name.startswith("<|") and name[2:3].isdigit()
 
@@ -188,7 +201,7 @@ class WhisperTokenizer:
         self.num_languages = self.translate - self.sot - 1
         found = [backend.id_to_token(i) for i in range(self.eot, self.no_timestamps + 1)]
         expected = special_token_names(self.num_languages)[:-NUM_TIMESTAMPS]
-        if [_TAIL["no_speech"] if t == _OLD_NO_SPEECH else t for t in found] != expected:
+        if [_canonical(t, e) for t, e in zip(found, expected)] != expected:
             raise ValueError(f"special tokens are not in Whisper's order: ids {self.eot}.. hold "
                              f"{found[:4]} ... {found[-3:]}, expected {expected[:4]} ... {expected[-3:]}")
         # An HF English vocab keeps <|endoftext|> among its BPE tokens: make every

@@ -148,16 +148,16 @@ def test_save_load_round_trip(pair, tmp_path):
 
 @pytest.mark.parametrize("name", ["english", "multilingual"])
 def test_hf_hub_variants(name, tmp_path):
-    """HF's earlier Whisper files: <|nocaptions|> for <|nospeech|>, no timestamp tokens, and
-    (English) <|endoftext|> among the BPE tokens; no layout file, so everything is inferred."""
+    """HF's earlier Whisper files: <|nocaptions|> for <|nospeech|>, <|iw|> for <|he|>, no timestamp
+    tokens, and (English) <|endoftext|> among the BPE tokens; no layout file, so everything is inferred."""
     ours = _ours(name)
     ours.save(tmp_path)
     (tmp_path / "whisper_special_tokens.json").unlink()
     data = json.loads((tmp_path / "tokenizer.json").read_text())
     data["added_tokens"] = [t for t in data["added_tokens"] if t["id"] < ours.timestamp_begin]
     for token in data["added_tokens"]:
-        if token["content"] == "<|nospeech|>":
-            token["content"] = "<|nocaptions|>"
+        token["content"] = {"<|nospeech|>": "<|nocaptions|>", "<|he|>": "<|iw|>"}.get(token["content"],
+                                                                                  token["content"])
     if not ours.multilingual:
         data["model"]["vocab"]["<|endoftext|>"] = ours.eot
     (tmp_path / "tokenizer.json").write_text(json.dumps(data))
@@ -168,6 +168,22 @@ def test_hf_hub_variants(name, tmp_path):
     assert back.decode_with_timestamps(ids) == ours.decode_with_timestamps(ids).replace("nospeech", "nocaptions")
     with pytest.raises(ValueError, match="special token"):
         back.encode("<|endoftext|>")
+    if ours.multilingual:  # a language is its slot: "iw" and "he" are one token, where "he" was
+        assert back.language_token("iw") == back.language_token("he") == ours.language_token("he")
+
+
+def test_specials_out_of_order_are_refused(tmp_path):
+    """Language slots take any <|xx|> name, but a control token in the wrong slot is an error."""
+    ours = _ours("multilingual")
+    ours.save(tmp_path)
+    (tmp_path / "whisper_special_tokens.json").unlink()
+    data = json.loads((tmp_path / "tokenizer.json").read_text())
+    swap = {"<|transcribe|>": "<|translate|>", "<|translate|>": "<|transcribe|>"}
+    for token in data["added_tokens"]:
+        token["content"] = swap.get(token["content"], token["content"])
+    (tmp_path / "tokenizer.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="not in Whisper's order"):
+        load_whisper_tokenizer(tmp_path)
 
 
 @pytest.mark.parametrize("name", ["english", "multilingual"])
