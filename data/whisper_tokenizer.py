@@ -99,11 +99,8 @@ def special_token_names(num_languages: int = 99) -> list[str]:
 # ----------------------------------------------------------------------------- BPE from ranks
 
 def _byte_symbols() -> list[str]:
-    """GPT-2's reversible byte -> character map, indexed by byte value.
-
-    Printable Latin-1 bytes stand for themselves; the 68 others (controls, space,
-    DEL, no-break space, soft hyphen) take U+0100, U+0101, ... in byte order.
-    """
+    """GPT-2's reversible byte -> character map, by byte value: printable Latin-1 bytes stand for
+    themselves; the 68 others (controls, space, DEL, NBSP, soft hyphen) take U+0100, U+0101, ... in order."""
     printable = {*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)}
     moved = iter(range(0x100, 0x200))
     return [chr(b) if b in printable else chr(next(moved)) for b in range(256)]
@@ -118,15 +115,13 @@ def read_tiktoken(path: PathLike) -> dict[bytes, int]:
                 continue
             try:
                 token, rank = line.split()
-                # Not validate=True: multilingual.tiktoken's last line, "= 50256",
-                # is bare padding (an empty token), which strict base64 rejects.
+                # Not validate=True: multilingual.tiktoken's "= 50256" is bare padding (an empty token).
                 ranks[base64.b64decode(token)] = int(rank)
             except (ValueError, binascii.Error) as e:
                 raise ValueError(f"{path}: line {number} is {line.strip()[:60]!r}: "
                                  f"expected 'base64-token rank' ({e})") from e
     if sorted(ranks.values()) != list(range(len(ranks))):
-        raise ValueError(f"{path}: ranks must be 0..{len(ranks) - 1}, each once "
-                         "(a truncated or corrupt .tiktoken file?)")
+        raise ValueError(f"{path}: ranks must be 0..{len(ranks) - 1}, each once (a truncated or corrupt file?)")
     return ranks
 
 
@@ -163,15 +158,11 @@ def _add_specials(backend: tokenizers.Tokenizer, names: list[str]) -> None:
 
 
 def _canonical(found: str, expected: str) -> str:
-    """`expected` where `found` is an older name for the same slot: <|nocaptions|> for <|nospeech|>,
-    and any <|xx|> in a language slot (HF's earlier files: <|iw|> for <|he|>), since a language's
-    meaning is its position, as openai-whisper reads it; otherwise `found`, which then fails the check."""
-    if found == _OLD_NO_SPEECH and expected == _TAIL["no_speech"]:
-        return expected
-    is_language = expected not in (*_HEAD.values(), *_TAIL.values())
-    if is_language and re.fullmatch(r"<\|[a-z]{2,3}\|>", found):
-        return expected
-    return found
+    """`expected` where `found` is an older name for its slot (<|nocaptions|>; <|iw|> or any <|xx|> for a language,
+    which is its position, as openai-whisper reads it), else `found`."""
+    old_no_speech = found == _OLD_NO_SPEECH and expected == _TAIL["no_speech"]
+    language = expected not in (*_HEAD.values(), *_TAIL.values()) and re.fullmatch(r"<\|[a-z]{2,3}\|>", found)
+    return expected if old_no_speech or language else found
 
 
 def _is_timestamp(name: str) -> bool:
@@ -194,18 +185,15 @@ class WhisperTokenizer:
         backend.no_truncation()
         self.backend = backend
         self.eot, self.sot = (self._require(role, name) for role, name in _HEAD.items())
-        tail = {role: self._require(role, name) for role, name in _TAIL.items()}
-        self.translate, self.transcribe = tail["translate"], tail["transcribe"]
-        self.sot_lm, self.sot_prev = tail["sot_lm"], tail["sot_prev"]
-        self.no_speech, self.no_timestamps = tail["no_speech"], tail["no_timestamps"]
+        (self.translate, self.transcribe, self.sot_lm, self.sot_prev, self.no_speech,
+         self.no_timestamps) = (self._require(role, name) for role, name in _TAIL.items())  # _TAIL's order
         self.num_languages = self.translate - self.sot - 1
         found = [backend.id_to_token(i) for i in range(self.eot, self.no_timestamps + 1)]
         expected = special_token_names(self.num_languages)[:-NUM_TIMESTAMPS]
         if [_canonical(t, e) for t, e in zip(found, expected)] != expected:
             raise ValueError(f"special tokens are not in Whisper's order: ids {self.eot}.. hold "
                              f"{found[:4]} ... {found[-3:]}, expected {expected[:4]} ... {expected[-3:]}")
-        # An HF English vocab keeps <|endoftext|> among its BPE tokens: make every
-        # control token special, so text that spells one is caught by encode.
+        # An HF English vocab has <|endoftext|> among its BPE tokens: make each control token special.
         backend.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in found])
         self.timestamp_begin = self.no_timestamps + 1
         self._ensure_timestamps()

@@ -1,0 +1,74 @@
+"""zoo.convert.ct2_file reads what CTranslate2's own converter writes (ctranslate2 is the reference)."""
+from __future__ import annotations
+
+import struct
+
+import pytest
+import torch
+
+from zoo.convert.ct2_file import read_ct2_file
+from zoo.io import CorruptCheckpointError
+
+transformers = pytest.importorskip("transformers")
+ctranslate2 = pytest.importorskip("ctranslate2", reason="CTranslate2's converter writes the reference files")
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    """A tiny random HF Whisper and its CTranslate2 conversions, by quantization."""
+    root = tmp_path_factory.mktemp("ct2")
+    torch.manual_seed(0)
+    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(
+        vocab_size=101, num_mel_bins=16, d_model=32, encoder_layers=2, encoder_attention_heads=4, decoder_layers=2,
+        decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=48, max_source_positions=20,
+        max_target_positions=24, pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=3)).eval()
+    hf.save_pretrained(root / "hf")
+    out = {}
+    for quantization in ("float32", "float16", "int8"):
+        converter = ctranslate2.converters.TransformersConverter(str(root / "hf"), load_as_float16=False)
+        out[quantization] = converter.convert(str(root / quantization), quantization=quantization, force=True)
+    return hf, out
+
+
+def _expected(hf) -> dict[str, torch.Tensor]:
+    """A few CTranslate2 names and the HF tensors they hold (q, k, v fused on the self-attention)."""
+    model = hf.model
+    attn = model.decoder.layers[1].self_attn
+    return {
+        "decoder/embeddings/weight": model.decoder.embed_tokens.weight,
+        "decoder/projection/weight": model.decoder.embed_tokens.weight,  # an alias in the file
+        "encoder/conv1/weight": model.encoder.conv1.weight,
+        "encoder/position_encodings/encodings": model.encoder.embed_positions.weight,
+        "decoder/layer_1/self_attention/linear_0/weight": torch.cat(
+            [attn.q_proj.weight, attn.k_proj.weight, attn.v_proj.weight]),
+        "decoder/layer_1/ffn/linear_1/weight": model.decoder.layers[1].fc2.weight,
+    }
+
+
+@pytest.mark.parametrize("quantization, atol", [("float32", 0), ("float16", 1e-3), ("int8", 2e-2)])
+def test_reads_what_ctranslate2_writes(converted, quantization, atol):
+    hf, dirs = converted
+    file = read_ct2_file(f"{dirs[quantization]}/model.bin")
+    assert file.spec == "WhisperSpec"
+    assert file.aliases["decoder/projection/weight"] == "decoder/embeddings/weight"  # and equal fresh norms
+    weights = file.dequantized()
+    assert not any(name.endswith("_scale") for name in weights)
+    if quantization == "int8":
+        assert file.variables["decoder/layer_1/ffn/linear_1/weight"].dtype == torch.int8
+    for name, tensor in _expected(hf).items():
+        assert weights[name].shape == tensor.shape, name
+        torch.testing.assert_close(weights[name].float(), tensor.detach(), atol=atol, rtol=0, msg=name)
+
+
+def test_bad_files_name_what_is_wrong(converted, tmp_path):
+    data = open(f"{converted[1]['float32']}/model.bin", "rb").read()
+    cases = {
+        "truncated": (data[:len(data) // 2], r"is truncated: variable '.*' needs \d+ bytes at offset \d+"),
+        "version": (struct.pack("<I", 99) + data[4:], "binary version 99"),
+        "trailing": (data + b"\0\0", "2 bytes after its last alias"),
+        "empty": (b"", "truncated: the binary version"),
+    }
+    for name, (content, message) in cases.items():
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(CorruptCheckpointError, match=message):
+            read_ct2_file(tmp_path / name)
