@@ -72,3 +72,18 @@ def test_bad_files_name_what_is_wrong(converted, tmp_path):
         (tmp_path / name).write_bytes(content)
         with pytest.raises(CorruptCheckpointError, match=message):
             read_ct2_file(tmp_path / name)
+
+
+def test_reads_the_older_item_size_layout(tmp_path):
+    """Binary version 3 (before dtype ids): an item size and an element count, float32 for size 4."""
+    def string(text: str) -> bytes:
+        return struct.pack("<H", len(text) + 1) + text.encode() + b"\0"
+    weight = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    variable = string("w") + struct.pack("<B2IBI", 2, 2, 3, 4, 6) + weight.numpy().tobytes()
+    path = tmp_path / "model.bin"
+    path.write_bytes(struct.pack("<I", 3) + string("OldSpec") + struct.pack("<II", 2, 1) + variable
+                     + struct.pack("<I", 1) + string("v") + string("w"))
+    file = read_ct2_file(path)
+    assert (file.spec, file.revision, file.aliases) == ("OldSpec", 2, {"v": "w"})
+    torch.testing.assert_close(file.variables["w"], weight, atol=0, rtol=0)
+    assert torch.equal(file.dequantized()["v"], weight)  # the alias resolves to its target

@@ -15,6 +15,7 @@ to the same tensor.
 """
 from __future__ import annotations
 
+import math
 import os
 import struct
 from dataclasses import dataclass
@@ -88,8 +89,9 @@ def read_ct2_file(path: str | os.PathLike) -> CT2File:
         if version not in SUPPORTED_BINARY_VERSIONS:
             raise CorruptCheckpointError(f"{path!r} has binary version {version}: expected a CTranslate2 model.bin "
                                          f"of version {SUPPORTED_BINARY_VERSIONS[0]}..{SUPPORTED_BINARY_VERSIONS[-1]}")
-        spec, revision = (reader.string("the spec name"), reader.unpack("I", "the spec revision")[0]) \
-            if version >= 2 else ("", 1)
+        spec, revision = "", 1
+        if version >= 2:
+            spec, revision = reader.string("the spec name"), reader.unpack("I", "the spec revision")[0]
         (count,) = reader.unpack("I", "the variable count")
         variables = {}
         for index in range(count):
@@ -127,16 +129,9 @@ def _variable(reader: _Reader, name: str, version: int) -> torch.Tensor:
         if dtype is None:
             raise CorruptCheckpointError(f"{reader.path!r}: {what} has item size {item_size}: expected 1, 2 or 4")
         num_bytes = item_size * reader.unpack("I", what)[0]
-    expected = dtype.itemsize * _numel(shape)
+    expected = dtype.itemsize * math.prod(shape)
     if num_bytes != expected:
         raise CorruptCheckpointError(f"{reader.path!r}: {what} of shape {list(shape)} and {dtype} declares "
                                      f"{num_bytes} bytes, expected {expected}")
     data = bytearray(reader.take(num_bytes, what))
     return torch.frombuffer(data, dtype=dtype).reshape(shape) if num_bytes else torch.empty(shape, dtype=dtype)
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    total = 1
-    for size in shape:
-        total *= size
-    return total
