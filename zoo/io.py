@@ -152,10 +152,13 @@ def check_state_dict(
     """Raise CheckpointMismatchError listing every missing, unexpected or reshaped tensor.
 
     `model.load_state_dict` reports some of this too, but stops at the first
-    size mismatch and does not say where the state dict came from.
+    size mismatch and does not say where the state dict came from. A module's
+    `optional_state` names tensors a checkpoint may lack (its load fills them).
     """
     expected = model.state_dict()
-    missing = [k for k in expected if k not in state_dict]
+    optional = {prefix + ("." if prefix else "") + name for prefix, module in model.named_modules()
+                for name in getattr(module, "optional_state", ())}
+    missing = [k for k in expected if k not in state_dict and k not in optional]
     unexpected = [k for k in state_dict if k not in expected]
     reshaped = [
         f"{k}: checkpoint {tuple(state_dict[k].shape)} vs model {tuple(v.shape)}"

@@ -54,6 +54,18 @@ class WhisperConfig:
     act: str = "gelu"             # the MLPs' activation | activation_function (the conv stem is always GELU)
     norm_eps: float = 1e-5
     dropout: float = 0.0
+    # (decoder layer, head) pairs whose cross-attention follows the alignment of text to audio (word timestamps):
+    # openai-whisper's `alignment_heads` | generation_config.json `alignment_heads`; () where the checkpoint
+    # names none
+    alignment_heads: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self):
+        pairs = tuple(tuple(int(i) for i in pair) for pair in self.alignment_heads)  # JSON gives lists
+        for pair in pairs:
+            if len(pair) != 2 or not (0 <= pair[0] < self.text_depth and 0 <= pair[1] < self.text_heads):
+                raise ValueError(f"alignment head {list(pair)} is not a (layer, head) pair of the decoder's "
+                                 f"{self.text_depth} layers x {self.text_heads} heads")
+        object.__setattr__(self, "alignment_heads", pairs)
 
 
 class Whisper(ZooModel):

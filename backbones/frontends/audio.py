@@ -6,9 +6,12 @@ and transformers' `WhisperEncoder` (tests/zoo/test_parity_audio.py):
     mel (B, n_mels, F) -> Conv1d(n_mels, D, 3, pad 1) -> GELU -> Conv1d(D, D, 3, stride 2, pad 1) -> GELU
         -> (B, F/2, D) + sinusoid positions (Whisper's "halves" layout: all sines, then all cosines)
 
-The positions are a function of (N, D), so they are a buffer that checkpoints
-do not carry (openai-whisper saves its table, HF keeps a frozen Embedding; the
-converters check theirs equals ours and drop it). Whisper's encoder takes
+The positions are a saved buffer, initialised to the sinusoids and loaded as
+stored, as openai-whisper (`positional_embedding`) and transformers (a frozen
+`embed_positions` Embedding) do: checkpoints converted through float16
+(CTranslate2, GGML) carry the table rounded, and the references use it so.
+Zoo checkpoints from before it was saved lack it: `optional_state` lets the
+computed sinusoids fill in (zoo.io.check_state_dict). Whisper's encoder takes
 exactly 2 N frames (N = 1500 positions: 3000 frames, 30 s at 100 frames/s):
 shorter audio is padded, as both references require.
 
@@ -34,8 +37,13 @@ class AudioConvStem(nn.Module):
         self.conv1 = nn.Conv1d(n_mels, dim, kernel_size=3, padding=1)
         self.conv2 = nn.Conv1d(dim, dim, kernel_size=3, stride=STRIDE, padding=1)
         self.act = make_activation(act)
-        self.register_buffer("positions", sinusoid_table(num_positions, dim, layout="halves"),
-                             persistent=False)  # (N, D)
+        self.register_buffer("positions", sinusoid_table(num_positions, dim, layout="halves"))  # (N, D)
+
+    optional_state = ("positions",)  # absent from a state dict: the sinusoids stay (older zoo checkpoints)
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+        state_dict.setdefault(prefix + "positions", self.positions)
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     @property
     def num_frames(self) -> int:

@@ -9,25 +9,11 @@ import torch
 from zoo.convert.ct2_file import read_ct2_file
 from zoo.io import CorruptCheckpointError
 
-transformers = pytest.importorskip("transformers")
-ctranslate2 = pytest.importorskip("ctranslate2", reason="CTranslate2's converter writes the reference files")
 
 
 @pytest.fixture(scope="module")
-def converted(tmp_path_factory):
-    """A tiny random HF Whisper and its CTranslate2 conversions, by quantization."""
-    root = tmp_path_factory.mktemp("ct2")
-    torch.manual_seed(0)
-    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(
-        vocab_size=101, num_mel_bins=16, d_model=32, encoder_layers=2, encoder_attention_heads=4, decoder_layers=2,
-        decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=48, max_source_positions=20,
-        max_target_positions=24, pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=3)).eval()
-    hf.save_pretrained(root / "hf")
-    out = {}
-    for quantization in ("float32", "float16", "int8"):
-        converter = ctranslate2.converters.TransformersConverter(str(root / "hf"), load_as_float16=False)
-        out[quantization] = converter.convert(str(root / quantization), quantization=quantization, force=True)
-    return hf, out
+def converted(tiny_ct2):
+    return tiny_ct2
 
 
 def _expected(hf) -> dict[str, torch.Tensor]:

@@ -2,6 +2,7 @@
 WhisperModel give the same encoder output and logits as ours (fp32, max abs diff <= 1e-4); cached decoding equals
 full recompute."""
 import dataclasses
+import json
 import os
 
 import pytest
@@ -15,6 +16,7 @@ import zoo
 from tests.helpers import randomize
 from zoo.convert.common import UnsupportedConfigError
 from zoo.convert.openai_whisper import config_from_dims
+from zoo.io import CheckpointMismatchError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()
@@ -24,7 +26,10 @@ DIMS = ModelDimensions(n_mels=16, n_audio_ctx=20, n_audio_state=32, n_audio_head
 
 
 def openai_ref():
-    return randomize(OpenAIWhisper(DIMS))  # every parameter; the encoder's sinusoids are a buffer
+    ref = randomize(OpenAIWhisper(DIMS))  # every parameter
+    with torch.no_grad():  # and the encoder's table, a buffer: loaded as stored, not recomputed
+        ref.encoder.positional_embedding.add_(0.01 * torch.randn_like(ref.encoder.positional_embedding))
+    return ref
 
 
 def hf_config(**kwargs):
@@ -38,8 +43,9 @@ def hf_config(**kwargs):
 def hf_ref(cls=transformers.WhisperForConditionalGeneration):
     ref = randomize(cls(hf_config()))
     encoder = ref.get_encoder()
-    with torch.no_grad():  # fixed in every Whisper (frozen in HF): the sinusoids, not random values
-        encoder.embed_positions.weight.copy_(hf_sinusoids(*encoder.embed_positions.weight.shape))
+    with torch.no_grad():  # frozen sinusoids in HF, perturbed here: loaded as stored, not recomputed
+        table = hf_sinusoids(*encoder.embed_positions.weight.shape)
+        encoder.embed_positions.weight.copy_(table + 0.01 * torch.randn_like(table))
     return ref
 
 
@@ -76,9 +82,8 @@ def test_openai_checkpoint_dict_and_file(form, tmp_path):
 
 
 def test_openai_fp16_checkpoint(tmp_path):
-    """openai's released checkpoints are fp16: loaded into fp32 like whisper.load_model does. Ours computes the
-    encoder positions in fp32 where the reference uses the checkpoint's fp16-rounded table: not bit-equal, but
-    within the tolerance (here ~4e-6)."""
+    """openai's released checkpoints are fp16: loaded into fp32 like whisper.load_model does, the encoder's
+    fp16-rounded table included."""
     ref = openai_ref()
     half = {k: v.half() for k, v in ref.state_dict().items()}
     torch.save({"dims": dataclasses.asdict(DIMS), "model_state_dict": half}, tmp_path / "half.pt")
@@ -98,8 +103,8 @@ def test_openai_refusals(tmp_path):
     with pytest.raises(ValueError, match=r"dims lack \['n_text_layer'\]"):
         zoo.from_whisper({"dims": {k: v for k, v in dataclasses.asdict(DIMS).items() if k != "n_text_layer"},
                           "model_state_dict": state})
-    wrong = dict(state, **{"encoder.positional_embedding": torch.randn(20, 32)})
-    with pytest.raises(UnsupportedConfigError, match="not Whisper's sinusoid table"):
+    wrong = dict(state, **{"encoder.positional_embedding": torch.randn(30, 32)})
+    with pytest.raises(CheckpointMismatchError, match=r"audio_embed.positions: checkpoint \(30, 32\) vs model"):
         zoo.from_whisper({"dims": dataclasses.asdict(DIMS), "model_state_dict": wrong})
     with pytest.raises(FileNotFoundError):
         zoo.from_whisper(tmp_path / "missing.pt")
@@ -136,8 +141,9 @@ def test_hf_whisper_model_features():
 
 
 def test_hf_refusals():
-    ref = randomize(transformers.WhisperForConditionalGeneration(hf_config()))  # random encoder positions
-    with pytest.raises(UnsupportedConfigError, match="encoder.embed_positions.weight .* not Whisper's sinusoid"):
+    ref = hf_ref()
+    ref.get_encoder().embed_positions = torch.nn.Embedding(30, 32)  # a table longer than max_source_positions
+    with pytest.raises(CheckpointMismatchError, match=r"audio_embed.positions: checkpoint \(30, 32\) vs model"):
         zoo.from_hf(ref)
     with pytest.raises(UnsupportedConfigError, match="scale_embedding=True"):
         zoo.from_hf(transformers.WhisperForConditionalGeneration(hf_config(scale_embedding=True)))
@@ -263,9 +269,35 @@ def test_hf_state_dict_is_the_inverse_of_from_hf():
     ids = dict(pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=1)  # inside the tiny vocabulary
     hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids))
     missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
-    assert sorted(missing) == ["model.encoder.embed_positions.weight", "proj_out.weight"] and not unexpected
+    assert missing == ["proj_out.weight"] and not unexpected
     hf.tie_weights()
+    hf.generation_config.alignment_heads = [list(pair) for pair in ours.config.alignment_heads]
     back = zoo.from_hf(hf.eval())
-    assert back.config == ours.config
+    assert back.config == ours.config and ours.config.alignment_heads
     want = ours.state_dict()
     assert all(torch.equal(t, want[k]) for k, t in back.state_dict().items())
+
+
+def test_zoo_checkpoints_saved_without_the_encoder_table_still_load(tmp_path):
+    """Before the encoder's table was saved, zoo directories and training state dicts lacked
+    audio_embed.positions: they load, with the sinusoids the stem computes."""
+    from safetensors.torch import load_file, save_file
+
+    from zoo.io import check_state_dict
+
+    model = zoo.from_whisper(openai_ref())
+    model.save_pretrained(tmp_path)
+    weights = tmp_path / "model.safetensors"
+    state = load_file(weights)
+    assert "audio_embed.positions" in state
+    del state["audio_embed.positions"]
+    save_file(state, weights, metadata={"format": "pt", "aliases": json.dumps(model.tied_parameters())})
+    old = zoo.load_pretrained(tmp_path)
+    table = hf_sinusoids(DIMS.n_audio_ctx, DIMS.n_audio_state)
+    assert max_diff(old.audio_embed.positions, table) <= 1e-6
+    assert torch.equal(old.decoder.blocks[0].ffn.fc1.weight, model.decoder.blocks[0].ffn.fc1.weight)
+    fresh, trained = zoo.registry.build_model(model.config), dict(model.state_dict())
+    del trained["audio_embed.positions"]
+    check_state_dict(fresh, trained)  # what restore_training_state checks before loading
+    fresh.load_state_dict(trained)
+    assert max_diff(fresh.audio_embed.positions, table) <= 1e-6

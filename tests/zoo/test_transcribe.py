@@ -185,7 +185,7 @@ def test_converted_models_carry_their_tokenizer(multilingual, english, long_audi
         zoo.transcribe(multilingual[1], long_audio, **options)
     # An HF directory's tokenizer.json, else openai-whisper's for the vocabulary size.
     load_whisper_tokenizer(multilingual=False).save(tmp_path)
-    model = hf_whisper.attach_tokenizer(zoo.from_whisper(multilingual[0]), tmp_path)
+    model = hf_whisper.attach_extras(zoo.from_whisper(multilingual[0]), tmp_path)
     assert not model.tokenizer.multilingual and model.tokenizer.vocab_size == 51864
     assert hf_whisper.tokenizer_for(tmp_path / "missing", 51866).num_languages == 100
     # A vocabulary no openai-whisper release has: no tokenizer (transcribe then needs tokenizer=).

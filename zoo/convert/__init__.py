@@ -5,7 +5,8 @@ directory (config.json + model.safetensors, sharded safetensors, or
 pytorch_model.bin) and returns our model with the same weights.
 `from_timm(model)` takes a timm VisionTransformer instance.
 `from_whisper(obj)` takes an openai-whisper model, its checkpoint dict or its .pt file.
-`load_directory(path)` takes either our save_pretrained directory or an HF one.
+`from_ct2(path)` takes a CTranslate2 (faster-whisper) Whisper directory.
+`load_directory(path)` takes our save_pretrained directory, an HF one or a CTranslate2 one.
 """
 from __future__ import annotations
 
@@ -14,20 +15,25 @@ from pathlib import Path
 
 from torch import nn
 
+from zoo.convert.ct2_whisper import from_ct2
 from zoo.convert.hf import from_hf
 from zoo.convert.openai_whisper import from_whisper
 from zoo.convert.timm_vit import from_timm
 from zoo.io import CorruptCheckpointError
 from zoo.pretrained import CONFIG_NAME, load_pretrained
 
-__all__ = ["from_hf", "from_timm", "from_whisper", "load_directory"]
+__all__ = ["from_ct2", "from_hf", "from_timm", "from_whisper", "load_directory"]
 
 
 def load_directory(directory: str | Path) -> nn.Module:
-    """Our save_pretrained directory or an HF one (config.json decides): what every script's --init takes."""
+    """Our save_pretrained directory, an HF one (config.json decides) or a CTranslate2 one (model.bin): what every
+    script's --init and --model take."""
+    if (Path(directory) / "model.bin").is_file():
+        return from_ct2(directory)
     config_path = Path(directory) / CONFIG_NAME
     if not config_path.is_file():
-        raise FileNotFoundError(f"{str(config_path)!r} not found: expected a save_pretrained or HF model directory")
+        raise FileNotFoundError(f"{str(config_path)!r} not found: expected a save_pretrained, HF or CTranslate2 "
+                                "model directory")
     try:
         ours = "family" in json.loads(config_path.read_text())
     except json.JSONDecodeError as error:

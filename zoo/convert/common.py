@@ -90,6 +90,14 @@ def rename_all(state: dict[str, torch.Tensor], rename: Callable[[str], str | Non
     return out
 
 
+def export_state_dict(model: nn.Module, foreign_keys: Any, rename: Callable[[str], str | None]
+                      ) -> dict[str, torch.Tensor]:
+    """Our model's tensors under a foreign model's names: for each of `foreign_keys` the tensor `rename`
+    (a converter's key map) would have read into; the keys it drops are left out. A converter's inverse."""
+    ours = model.state_dict()
+    return {key: ours[name] for key in foreign_keys if (name := rename(key)) is not None}
+
+
 def split_fused_qkv(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """Split every `<block>.attn.qkv.{weight,bias}` (3D, ...) into attn.q_proj, k_proj, v_proj, in that
     order, along dim 0 (the output features, Linear layout); other keys pass through."""

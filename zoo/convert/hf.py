@@ -57,5 +57,5 @@ def from_hf(obj: Any) -> nn.Module:
     converter = CONVERTERS[model_type]
     config = converter.config_from_hf(cfg, state)
     model = build_converted(config, converter.convert_state_dict(state, config, source), source)
-    attach = getattr(converter, "attach_tokenizer", None)  # families whose models carry their tokenizer (Whisper)
+    attach = getattr(converter, "attach_extras", None)  # families whose models carry more (Whisper: tokenizer)
     return attach(model, obj) if attach is not None else model

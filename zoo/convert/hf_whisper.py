@@ -3,25 +3,29 @@
 HF keeps one width (`d_model`) for both sides, its own names
 (`model.encoder.layers.N.self_attn.q_proj`, `encoder_attn` for cross-attention,
 `fc1`/`fc2`, `final_layer_norm` as the block's second norm) and the encoder's
-fixed sinusoids as a frozen `embed_positions` Embedding: checked against ours
-and dropped. `proj_out` is tied to the decoder's token embedding; WhisperModel
-has no `proj_out` and no `model.` prefix. `attach_tokenizer(model, obj)` gives a
-built model its tokenizer: an HF directory's tokenizer.json where it has one,
-else openai-whisper's for the vocabulary size. from_hf (hf.py) does not call it
-yet; until it does, such a model decodes with default_tokenizer's vocabulary rule.
+sinusoids as a frozen `embed_positions` Embedding, loaded as stored. `proj_out`
+is tied to the decoder's token embedding; WhisperModel has no `proj_out` and
+no `model.` prefix. `attach_extras(model, obj)` gives a built model what
+transformers keeps beside the weights: its tokenizer (an HF directory's
+tokenizer.json where it has one, else openai-whisper's for the vocabulary
+size) and the generation config's alignment heads (none when
+generation_config.json is missing, as transformers allows).
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 import torch
 from torch import nn
 
-from zoo.convert.common import UnsupportedConfigError, hf_activation, rename_all, require
 from data.whisper_tokenizer import WhisperTokenizer, load_whisper_tokenizer
-from zoo.convert.openai_whisper import check_sinusoids, stacks_key_map
+from zoo.convert.common import UnsupportedConfigError, export_state_dict, hf_activation, rename_all, require
+from zoo.convert.openai_whisper import stacks_key_map
 from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
+from zoo.io import CorruptCheckpointError
 from zoo.whisper import WhisperConfig
 
 _PREFIX = "model."  # WhisperForConditionalGeneration wraps a WhisperModel named `model`
@@ -47,7 +51,7 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> Whisp
 
 _TOP = {"encoder.conv1.weight": "audio_embed.conv1.weight", "encoder.conv1.bias": "audio_embed.conv1.bias",
         "encoder.conv2.weight": "audio_embed.conv2.weight", "encoder.conv2.bias": "audio_embed.conv2.bias",
-        _POSITIONS: None,  # fixed sinusoids: checked, then computed by our stem
+        _POSITIONS: "audio_embed.positions",  # loaded as stored, as transformers does
         "encoder.layer_norm.weight": "encoder.norm.weight", "encoder.layer_norm.bias": "encoder.norm.bias",
         "decoder.embed_tokens.weight": "embed.tokens.weight",
         "decoder.embed_positions.weight": "embed.positions.weight",
@@ -64,8 +68,6 @@ _RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers
 
 def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, source: str) -> dict[str, torch.Tensor]:
     state = {key.removeprefix(_PREFIX): value for key, value in state.items()}
-    if _POSITIONS in state:
-        check_sinusoids(state[_POSITIONS], config, source, _POSITIONS)
     head, embed = state.get("proj_out.weight"), state.get("decoder.embed_tokens.weight")
     if head is not None and embed is not None and not torch.equal(head, embed):
         raise UnsupportedConfigError(f"{source}: proj_out differs from decoder.embed_tokens; supported: tied "
@@ -86,9 +88,8 @@ def hf_config_kwargs(config: WhisperConfig) -> dict[str, Any]:
 def hf_state_dict(model: nn.Module, hf_keys: Any) -> dict[str, torch.Tensor]:
     """Our Whisper's tensors under transformers' names: for each of `hf_keys` (a WhisperForConditionalGeneration's
     or WhisperModel's state-dict keys) the tensor convert_state_dict would have read into it; the keys it
-    drops (the encoder's fixed sinusoids, the tied proj_out) are left out."""
-    ours = model.state_dict()
-    return {key: ours[name] for key in hf_keys if (name := _RENAME(key)) is not None}
+    drops (the tied proj_out) are left out."""
+    return export_state_dict(model, hf_keys, _RENAME)
 
 
 def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
@@ -99,7 +100,26 @@ def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
     return tokenizer_for_vocab(vocab_size) if vocab_size in WHISPER_VOCAB_SIZES else None
 
 
-def attach_tokenizer(model: nn.Module, obj: Any) -> nn.Module:
-    """Give a Whisper that from_hf built from `obj` (an instance or a directory) its tokenizer (`model.tokenizer`)."""
+def _alignment_heads(obj: Any) -> list:
+    """The generation config's alignment heads: an instance's, a directory's generation_config.json (if any)."""
+    if not isinstance(obj, (str, Path)):
+        return getattr(getattr(obj, "generation_config", None), "alignment_heads", None) or []
+    path = Path(obj) / "generation_config.json"
+    if not path.is_file():
+        return []
+    try:
+        return json.loads(path.read_text()).get("alignment_heads") or []
+    except json.JSONDecodeError as error:
+        raise CorruptCheckpointError(f"{str(path)!r} is not valid JSON ({error})") from None
+
+
+def attach_extras(model: nn.Module, obj: Any) -> nn.Module:
+    """Give a Whisper that from_hf built from `obj` (an instance or a directory) its tokenizer (`model.tokenizer`)
+    and its generation config's alignment heads (`model.config.alignment_heads`)."""
     model.tokenizer = tokenizer_for(obj, model.config.vocab_size)
+    try:
+        model.config = dataclasses.replace(model.config, alignment_heads=_alignment_heads(obj))
+    except ValueError as error:
+        raise UnsupportedConfigError(f"{obj if isinstance(obj, (str, Path)) else type(obj).__name__}: generation "
+                                     f"config's {error}") from None
     return model

@@ -3,12 +3,11 @@
 openai-whisper's checkpoints (the .pt files `whisper.load_model` downloads) are
 `{"dims": ModelDimensions as a dict, "model_state_dict": {...}}`, usually in
 fp16; its `Whisper.state_dict()` has the same keys. The encoder's
-`positional_embedding` is a saved buffer holding the fixed sinusoid table: it
-is checked against ours (backbones/frontends/audio.py) and dropped. The model
+`positional_embedding` is a saved buffer holding the sinusoid table, loaded as
+stored (an fp16 file holds it rounded). The model
 carries its tokenizer (`model.tokenizer`, what transcription decodes with):
 openai-whisper's for the vocabulary size, as its `get_tokenizer`. Also the
-helpers the HF converter shares: stacks of blocks named per side, the check of
-the encoder's fixed positions.
+helper the HF converter shares: stacks of blocks named per side.
 """
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
-from backbones.positions import sinusoid_table
-from zoo.convert.common import UnsupportedConfigError, block_key, build_converted, rename_all
+from zoo.convert.common import UnsupportedConfigError, block_key, build_converted, export_state_dict, rename_all
 from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
 from zoo.io import load_torch_checkpoint
 from zoo.whisper import Whisper, WhisperConfig
@@ -45,18 +43,6 @@ def stacks_key_map(top: dict[str, str | None], stacks: dict[str, str], block: di
     return rename
 
 
-def check_sinusoids(table: torch.Tensor, config: WhisperConfig, source: str, name: str) -> None:
-    """The checkpoint's fixed encoder positions must be Whisper's sinusoids (ours are computed, not loaded)."""
-    want = sinusoid_table(config.audio_ctx, config.dim, layout="halves")
-    atol = max(1e-4, 4 * torch.finfo(table.dtype).eps)  # an fp16 checkpoint stores the table rounded
-    if tuple(table.shape) != tuple(want.shape) or not torch.allclose(table.float().cpu(), want, atol=atol):
-        diff = (table.float().cpu() - want).abs().max().item() if table.shape == want.shape else "shape"
-        raise UnsupportedConfigError(
-            f"{source}: {name} {tuple(table.shape)} is not Whisper's sinusoid table ({config.audio_ctx}, "
-            f"{config.dim}) (max abs difference {diff}); the zoo computes the encoder positions, so only the "
-            "fixed sinusoids are supported")
-
-
 def config_from_dims(dims: dict[str, Any], source: str) -> WhisperConfig:
     missing = [name for name in DIMS if name not in dims]
     if missing:
@@ -68,12 +54,13 @@ def config_from_dims(dims: dict[str, Any], source: str) -> WhisperConfig:
     return WhisperConfig(n_mels=dims["n_mels"], audio_ctx=dims["n_audio_ctx"], text_ctx=dims["n_text_ctx"],
                          vocab_size=dims["n_vocab"], dim=dim, audio_heads=dims["n_audio_head"],
                          audio_depth=dims["n_audio_layer"], text_heads=dims["n_text_head"],
-                         text_depth=dims["n_text_layer"], audio_mlp_hidden=4 * dim, text_mlp_hidden=4 * dim)
+                         text_depth=dims["n_text_layer"], audio_mlp_hidden=4 * dim, text_mlp_hidden=4 * dim,
+                         alignment_heads=dims.get("alignment_heads", ()))
 
 
 _TOP = {"encoder.conv1.weight": "audio_embed.conv1.weight", "encoder.conv1.bias": "audio_embed.conv1.bias",
         "encoder.conv2.weight": "audio_embed.conv2.weight", "encoder.conv2.bias": "audio_embed.conv2.bias",
-        "encoder.positional_embedding": None,  # fixed sinusoids: checked, then computed by our stem
+        "encoder.positional_embedding": "audio_embed.positions",  # loaded as stored, as openai-whisper does
         "encoder.ln_post.weight": "encoder.norm.weight", "encoder.ln_post.bias": "encoder.norm.bias",
         "decoder.token_embedding.weight": "embed.tokens.weight",
         "decoder.positional_embedding": "embed.positions.weight",
@@ -87,9 +74,13 @@ _RENAME = stacks_key_map(_TOP, {r"encoder\.blocks": "encoder", r"decoder\.blocks
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, source: str) -> dict[str, torch.Tensor]:
-    if "encoder.positional_embedding" in state:
-        check_sinusoids(state["encoder.positional_embedding"], config, source, "encoder.positional_embedding")
     return rename_all(state, _RENAME, source)
+
+
+def openai_state_dict(model: nn.Module, openai_keys: Any) -> dict[str, torch.Tensor]:
+    """Our Whisper's tensors under openai-whisper's names (for each of `openai_keys`, a Whisper's state-dict
+    keys): the inverse of from_whisper."""
+    return export_state_dict(model, openai_keys, _RENAME)
 
 
 def _read(obj: Any) -> tuple[dict[str, Any], dict[str, torch.Tensor], str]:
@@ -100,6 +91,9 @@ def _read(obj: Any) -> tuple[dict[str, Any], dict[str, torch.Tensor], str]:
         source = type(obj).__name__
     if isinstance(obj, nn.Module) and hasattr(obj, "dims"):
         dims = obj.dims if isinstance(obj.dims, dict) else dataclasses.asdict(obj.dims)
+        heads = getattr(obj, "alignment_heads", None)  # a sparse (layer, head) mask: set_alignment_heads's
+        if heads is not None:
+            dims = {**dims, "alignment_heads": heads.to_dense().nonzero().tolist()}
         return dims, dict(obj.state_dict()), source
     if isinstance(obj, dict) and "dims" in obj and "model_state_dict" in obj:
         return dict(obj["dims"]), dict(obj["model_state_dict"]), source
