@@ -33,6 +33,7 @@ from data.scene_dataset import ShapeScenes
 from data.scenes import IMAGE_MARKER, PROMPT_FORMAT
 from data.tokenization import load_tokenizer
 from zoo.generation import GenerationConfig, Session, choose
+from zoo.io import loading
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -130,7 +131,8 @@ class Conversation:
 def load(model_path: str):
     directory = Path(model_path)
     directory = directory / "model" if (directory / "model" / "config.json").is_file() else directory
-    model = zoo.load_pretrained(directory).eval()
+    with loading(f"--model {model_path}"):
+        model = zoo.load_pretrained(directory).eval()
     if model.config.family != "llava":
         raise SystemExit(f"--model {model_path} is a {model.config.family} model; chat.py talks to a LLaVA")
     pre = load_preprocess_config(directory, model.config.vision)

@@ -25,7 +25,7 @@ from torch import nn
 
 import zoo
 from backbones.attention import set_attention_backend
-from zoo.io import atomic_write_text
+from zoo.io import atomic_write_text, loading
 
 FORMATS = ("pt2", "onnx")
 
@@ -46,7 +46,8 @@ def parse_args(argv=None) -> argparse.Namespace:
 def load_model(source: str) -> nn.Module:
     """A save_pretrained directory, or a registered preset with random weights."""
     if Path(source).is_dir():
-        return zoo.load_pretrained(source)
+        with loading(source):
+            return zoo.load_pretrained(source)
     if source not in zoo.list_models():
         raise SystemExit(f"export.py: {source!r} is neither a directory nor a registered model; registered: "
                          f"{', '.join(zoo.list_models())}")

@@ -20,6 +20,7 @@ import torch
 import zoo
 from data.tokenization import load_tokenizer
 from zoo.generation import GenerationConfig, generate, stream
+from zoo.io import loading
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -58,7 +59,8 @@ def load_model(source: str) -> torch.nn.Module:
     path = Path(source)
     if not path.is_dir():
         return zoo.create_model(source)
-    return zoo.load_directory(path)
+    with loading(source):
+        return zoo.load_directory(path)
 
 
 def batch_prompts(tokenizer, prompts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -56,6 +56,7 @@ from heads.ctc import CTCHead
 from heads.lm import CausalLMHead
 from zoo.generation.ngram import NgramLM, ShallowFusion
 from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
+from zoo.io import loading
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.cli import add_training_arguments, start_run, train_config
@@ -262,7 +263,8 @@ def asr_model(args, rows: list[dict]):
         model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **_overrides(args))
         model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
         return model, tokenizer
-    model = zoo.load_directory(args.init)
+    with loading(f"--init {args.init}"):
+        model = zoo.load_directory(args.init)
     if not hasattr(model, "encode") or not hasattr(model, "decode"):
         raise SystemExit(f"--init {args.init}: a {type(model).__name__}, not a Whisper (encoder-decoder) model")
     try:
@@ -366,7 +368,8 @@ def evaluate_asr(args, rows: list[dict]) -> dict:
     if path.is_file():
         model, with_ctc = checkpoint_recogniser(args, rows, path)
     else:
-        model = zoo.load_pretrained(path)
+        with loading(f"--evaluate {path}"):
+            model = zoo.load_pretrained(path)
         if getattr(model, "tokenizer", None) is None:
             raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it")
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx

@@ -84,6 +84,7 @@ from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
 from zoo.llava import Llava
+from zoo.io import loading
 from zoo.training import is_main_process, train
 from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.batches import LOSS_WEIGHT
@@ -160,7 +161,8 @@ def model_dir(directory: str | Path) -> Path:
 def tower_from_vit(config, vit_dir: str) -> tuple[Llava, dict]:
     """A LLaVA of `config` whose tower is the ViT in vit_dir (its blocks up to the feature layer), and the
     pixel preprocessing that ViT was trained with (RGB: a grey ViT's patch projection is repeated / 3)."""
-    vit = zoo.load_directory(vit_dir)
+    with loading(f"--vit {vit_dir}"):
+        vit = zoo.load_directory(vit_dir)
     if vit.config.family != "vit":
         raise SystemExit(f"--tower {vit_dir} is a {vit.config.family} model; expected a ViT (train_vision.py)")
     vision = ClipVisionConfig.from_vit(vit.config, num_classes=0, in_chans=3, vision_feature_layer=-1)
@@ -181,7 +183,8 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     tokenizer (resume) or a new BPE of the training texts."""
     if args.init:
         directory = model_dir(args.init)
-        model = zoo.load_pretrained(directory)
+        with loading(f"--init {args.init}"):
+            model = zoo.load_pretrained(directory)
         return model, load_tokenizer(directory), load_preprocess_config(directory, model.config.vision)
     if zoo.model_info(args.model)["family"] != "llava":
         raise SystemExit(f"--model {args.model} is not a LLaVA preset (zoo.list_models('llava*'))")

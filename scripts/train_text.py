@@ -26,6 +26,7 @@ from data.loader import BatchStream, default_stack, iterate_once
 from data.text import BROWN_EXTRACT, brown_split
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
 from zoo.generation import generate
+from zoo.io import loading
 from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
 from zoo.training.cli import add_training_arguments, train_config
 from zoo.training.tasks import (causal_lm_loss, classification_loss, evaluate_classifier, held_out_loss, mlm_loss,
@@ -70,7 +71,8 @@ def get_tokenizer(args, out: Path, kind: str, texts_for_training) -> Tokenizer:
 def build_model(args, **config):
     """A fresh preset, or --init: our save_pretrained directory or an HF one."""
     if args.init:
-        return zoo.load_directory(args.init)
+        with loading(f"--init {args.init}"):
+            return zoo.load_directory(args.init)
     if args.dropout is not None:
         config["dropout"] = args.dropout
     return zoo.create_model(args.model, **config)

@@ -25,6 +25,7 @@ import zoo
 from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
                          preprocess_config, save_preprocess_config, train_transform)
 from data.loader import BatchStream, iterate_once
+from zoo.io import loading
 from zoo.training import is_main_process, train
 from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.tasks import classification_loss, evaluate_classifier, plot_confusion
@@ -56,7 +57,8 @@ def build_model(args):
     if args.init:
         if args.dropout is not None:
             raise SystemExit("--dropout overrides a preset's dropout; with --init the saved config's dropout is used")
-        model = zoo.load_directory(args.init)
+        with loading(f"--init {args.init}"):
+            model = zoo.load_directory(args.init)
         if model.config.family != "vit":
             raise SystemExit(f"--init {args.init} is a {model.config.family} model; train_vision.py trains ViTs")
         return model, load_preprocess_config(args.init, model.config)

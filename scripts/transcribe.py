@@ -3,12 +3,14 @@
 
     python scripts/transcribe.py talk.flac --model path/to/tiny.pt --language en --output_dir out
     python scripts/transcribe.py recordings/ --model path/to/hf_whisper --output-format srt --beam-size 5
+    python scripts/transcribe.py talk.flac --model path/to/faster-whisper-base   # a CTranslate2 directory
     python scripts/transcribe.py a.wav b.wav --model whisper_tiny --batch-size 2   # preset: random weights
 
 openai-whisper's `whisper` command, on zoo.transcribe: the flags it shares take openai-whisper's names,
 defaults and value syntax (--beam_size None, --condition_on_previous_text False), in either spelling
-(--beam_size or --beam-size). --model is a preset name (random weights, for trying the pipeline), an HF
-or save_pretrained directory, or an openai-whisper .pt checkpoint. A directory argument stands for the
+(--beam_size or --beam-size). --model is a preset name (random weights, for trying the pipeline), an HF,
+CTranslate2 (faster-whisper) or save_pretrained directory, or an openai-whisper .pt checkpoint; one that
+fails to load is named in one line. A directory argument stands for the
 audio files directly inside it (wav flac ogg mp3 m4a opus aiff). Outputs are named after each audio file
 (talk.flac -> out/talk.srt). --batch-size > 1 decodes that many files together. A file that fails is
 reported and skipped, as openai-whisper does; the exit status is then 1.
@@ -27,6 +29,7 @@ from tqdm import tqdm
 
 import zoo
 from zoo.generation.transcripts import FORMATS, clashing_outputs, collect_audio_files, format_timestamp, write_result
+from zoo.io import loading
 from data.whisper_tokenizer import LANGUAGES, TO_LANGUAGE_CODE
 
 
@@ -71,7 +74,8 @@ def flag(p, name: str, *short: str, **kwargs) -> None:
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("audio", nargs="+", help="audio files, or directories of them")
-    flag(p, "model", required=True, metavar="MODEL", help="preset, HF or save_pretrained directory, or .pt file")
+    flag(p, "model", required=True, metavar="MODEL",
+         help="preset, HF, CTranslate2 or save_pretrained directory, or .pt file")
     flag(p, "output_dir", "-o", default=".", metavar="DIR", help="directory to write the transcripts into")
     flag(p, "output_format", "-f", default="all", choices=[*FORMATS, "all"])
     flag(p, "verbose", type=str2bool, default=True, help="print each segment as its file is done")
@@ -111,7 +115,7 @@ def temperatures(start: float, increment: float | None) -> tuple[float, ...]:
 
 
 def model_kind(source: str) -> str:
-    """What --model names: "preset" (registered name), "directory" (HF or save_pretrained) or "whisper"
+    """What --model names: "preset" (registered name), "directory" (HF, CTranslate2 or save_pretrained) or "whisper"
     (an openai-whisper checkpoint file)."""
     path = Path(source)
     if path.is_dir():
@@ -138,7 +142,8 @@ LOADERS = {"preset": create_preset, "directory": zoo.load_directory, "whisper": 
 
 
 def load_model(args: argparse.Namespace) -> torch.nn.Module:
-    model = LOADERS[model_kind(args.model)](args.model)
+    with loading(f"--model {args.model}"):
+        model = LOADERS[model_kind(args.model)](args.model)
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     model = model.to(device).eval()
     return model.to(torch.bfloat16) if args.dtype == "bf16" else model

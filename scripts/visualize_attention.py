@@ -31,6 +31,7 @@ import zoo
 from data.images import denormalize, eval_transform, image_split, load_preprocess_config, preprocess_config
 from data.tokenization import load_tokenizer
 from data.vision import read_image
+from zoo.io import loading
 
 TEXT_FAMILIES = ("gpt", "llama", "bert")
 
@@ -88,7 +89,8 @@ def load_model(source: str) -> torch.nn.Module:
     if not path.is_dir():
         print(f"{source}: a preset with random weights (pass a checkpoint directory for trained attention)")
         return zoo.create_model(source).eval()
-    return zoo.load_directory(path).eval()
+    with loading(source):
+        return zoo.load_directory(path).eval()
 
 
 # ----------------------------------------------------------------------------- ViT

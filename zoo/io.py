@@ -22,7 +22,8 @@ import io
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "atomic_torch_save",
     "load_torch_checkpoint",
     "check_state_dict",
+    "loading",
 ]
 
 
@@ -183,3 +185,14 @@ def check_state_dict(
     if reshaped:
         parts.append(listing("shape mismatch", reshaped))
     raise CheckpointMismatchError("".join(parts))
+
+
+@contextmanager
+def loading(what: str) -> Iterator[None]:
+    """For the scripts: a model that fails to load (a foreign, corrupt, missing or mismatched checkpoint)
+    exits with one line, `what` (the flag and its value) then the error's lines joined, and no traceback."""
+    try:
+        yield
+    except (CheckpointError, FileNotFoundError, ValueError, TypeError) as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        raise SystemExit(f"{what}: {'; '.join(lines)}") from None

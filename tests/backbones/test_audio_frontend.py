@@ -11,8 +11,14 @@ def test_shape_and_positions():
     assert stem.num_frames == 20
     assert stem(torch.randn(3, 8, 20)).shape == (3, 10, 16)  # (B, frames / 2, D)
     torch.testing.assert_close(stem.positions, sinusoids(10, 16), atol=1e-6, rtol=0)
-    assert "positions" not in stem.state_dict()  # a function of (N, D): computed, never loaded
-    assert sorted(stem.state_dict()) == ["conv1.bias", "conv1.weight", "conv2.bias", "conv2.weight"]
+    assert sorted(stem.state_dict()) == ["conv1.bias", "conv1.weight", "conv2.bias", "conv2.weight", "positions"]
+    rounded = stem.positions.half().float()  # what a checkpoint stored through float16 holds
+    fresh = AudioConvStem(n_mels=8, dim=16, num_positions=10)
+    fresh.load_state_dict({**stem.state_dict(), "positions": rounded})
+    assert torch.equal(fresh.positions, rounded)  # loaded as stored
+    conv_only = {k: v for k, v in stem.state_dict().items() if k != "positions"}
+    fresh.load_state_dict(conv_only)  # a state dict without the table keeps the one the stem has
+    assert torch.equal(fresh.positions, rounded)
 
 
 def test_errors_name_the_argument():

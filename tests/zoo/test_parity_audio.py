@@ -267,7 +267,8 @@ def test_hf_state_dict_is_the_inverse_of_from_hf():
 
     ours = zoo.from_whisper(openai_ref())
     ids = dict(pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=1)  # inside the tiny vocabulary
-    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids))
+    config = transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids)
+    hf = transformers.WhisperForConditionalGeneration(config)
     missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
     assert missing == ["proj_out.weight"] and not unexpected
     hf.tie_weights()
