@@ -19,6 +19,7 @@ from safetensors.torch import load_file
 
 import zoo
 from tests.helpers import randomize
+from tests.llava_cases import batch, hf_llava_model
 
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()
@@ -86,11 +87,17 @@ FAMILIES = {
                          "decoder_input_ids": _ids(101)},
                 lambda ours, x: ours(x["input_features"], x["decoder_input_ids"]), lambda out: out.logits,
                 lambda ref: {}),
+    "llava": (hf_llava_model, lambda: dict(batch("one")),
+              lambda ours, x: ours(x["input_ids"], x["pixel_values"], attention_mask=x["attention_mask"]),
+              lambda out: out.logits,
+              lambda ref: {"model.vision_tower.vision_model.embeddings.position_ids": torch.arange(17)[None]}),
 }
 
 
 def reference(family: str):
     build, *_ = FAMILIES[family]
+    if family == "llava":
+        return build()  # random already (tests/llava_cases.py)
     ref = randomize(build(), std=0.1)
     return _whisper_sinusoids(ref) if family == "whisper" else ref
 
