@@ -11,7 +11,7 @@ decided from the query and the scene in one place, `answer_query`, so tests can 
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -100,6 +100,18 @@ def worked_parts(question: str, answer: str, predicted: str) -> dict[str, bool]:
             follows = verdict == (a if _holds(cell_a, cell_b, rel) else b if _holds(cell_b, cell_a, rel) else None)
     return {"first cell": guess[0] == truth[0], "second cell": guess[1] == truth[1], "verdict": verdict == truth[2],
             "verdict follows": follows}
+
+
+def worked_breakdown(rows: list[dict]) -> dict[str, dict[str, float]]:
+    """Per worked kind (relation, which) among scored rows (dicts of kind, prompt, answer and predicted, as
+    scripts/train_multimodal.py's accuracy gives them): the share of answers right in each part (worked_parts),
+    and how many answers."""
+    parts = defaultdict(list)
+    for row in rows:
+        if row["kind"] in WORKED_KINDS:
+            parts[row["kind"]].append(worked_parts(row["prompt"], row["answer"], row["predicted"]))
+    return {kind: {**{part: sum(p[part] for p in got) / len(got) for part in got[0]}, "questions": len(got)}
+            for kind, got in sorted(parts.items())}
 
 
 def _pick(rng: np.random.Generator, items: list, prefer: Callable[[Any], bool] | None = None):

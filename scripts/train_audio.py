@@ -52,13 +52,11 @@ from data.audio_tasks import (ASR_SPEC_AUGMENT, KeywordSet, SpecAugment, SpeechS
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
-from heads.ctc import CTCHead
-from heads.lm import CausalLMHead
 from zoo.generation.ngram import NgramLM, ShallowFusion
 from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
 from zoo.io import loading
 from zoo.training import is_main_process, train
-from zoo.training.batches import LOSS_WEIGHT
+from zoo.training.asr import WithCTC, asr_loss
 from zoo.training.cli import add_training_arguments, start_run, train_config
 from zoo.training.tasks import classification_loss, evaluate_classifier, held_out_loss, plot_confusion
 
@@ -165,50 +163,6 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
     return summary
 
 
-class WithCTC(nn.Module):
-    """A Whisper with a CTC head on its encoder output, for training: forward gives the decoder's logits and
-    the head's per-frame logits, so one forward (through DDP's wrapper too) serves both losses."""
-
-    def __init__(self, model: nn.Module):
-        super().__init__()
-        self.model = model
-        self.ctc = CTCHead(model.config.dim, model.tokenizer.eot)  # the text tokens come before <|endoftext|>
-
-    def forward(self, mel: torch.Tensor, decoder_input_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = self.model.encode(mel)  # (B, N, D)
-        logits = self.model.forward_head(self.model.decode_features(decoder_input_ids, features))  # (B, T, V)
-        return logits, self.ctc(features)  # (B, T, V), (B, N, C + 1)
-
-    def unsharded_copy(self) -> "WithCTC":
-        """A new WithCTC of the same shapes (fresh weights): what FSDP's end of run gathers the shards into."""
-        from zoo.registry import build_model
-
-        model = build_model(self.model.config)
-        model.tokenizer = self.model.tokenizer
-        return WithCTC(model)
-
-
-def asr_loss(ctc_weight: float = 0.0, ctc: CTCHead | None = None):
-    """The loss of a Whisper (cross-entropy on the next tokens), or of a WithCTC (whose head is `ctc`):
-    (1 - ctc_weight) CE + ctc_weight CTC. Without `ctc`, a WithCTC's frame logits are ignored."""
-    def loss_fn(model, batch: dict[str, torch.Tensor]):
-        out = model(batch["mel"], batch["decoder_input_ids"])
-        logits, frames = out if isinstance(out, tuple) else (out, None)  # (B, T, V), (B, N, C + 1)
-        labels = batch["labels"]
-        predicted = labels != -100
-        metrics = {"token_acc": (logits.argmax(-1)[predicted] == labels[predicted]).float().mean()}
-        loss = CausalLMHead.loss(logits, labels)
-        if ctc is None:  # a token mean: ranks weighed by their tokens (with CTC there is no one count)
-            metrics[LOSS_WEIGHT] = predicted.sum()
-        else:
-            metrics["ce"] = loss.detach()
-            metrics["ctc"] = ctc.loss(frames, labels)
-            loss = (1 - ctc_weight) * loss + ctc_weight * metrics["ctc"]
-            metrics["ctc"] = metrics["ctc"].detach()
-        return loss, metrics
-    return loss_fn
-
-
 def decoding_options(beam_size: int | None = None) -> dict:
     """zoo.transcribe's options for scoring: greedy (or beam search), no timestamps, one segment per clip, no
     fallbacks.
@@ -235,7 +189,7 @@ def word_error_rate(model, rows: list[dict], root: Path, limit: int, beam_size: 
 
 
 @torch.no_grad()
-def ctc_word_error_rate(trained: "WithCTC", dataset: SpeechSet, limit: int) -> float:
+def ctc_word_error_rate(trained: WithCTC, dataset: SpeechSet, limit: int) -> float:
     """A diagnostic beside the decoder's WER: the CTC head's best path over the encoder (no decoder, no
     zoo.transcribe), so a gap between the two tells the acoustic model from the decoder."""
     import jiwer
@@ -307,7 +261,7 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     return summary
 
 
-def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None" = None,
+def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: WithCTC | None = None,
               transcripts: str = "transcripts.jsonl") -> dict:
     """WER on the test, human and val splits by zoo.transcribe (each pair in --out/transcripts), and the CTC
     head's best path where there is one. val (training voices, unseen sentences) beside test (unseen voices and
@@ -338,7 +292,7 @@ def score_asr(args, model, sets: dict[str, SpeechSet], with_ctc: "WithCTC | None
     return scores
 
 
-def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module, "WithCTC | None"]:
+def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module, WithCTC | None]:
     """A fresh run's training checkpoint (checkpoint.pt or a kept checkpoint-<step>.pt) as (Whisper, WithCTC or
     None): --model and the tokenizer rebuilt from the training rows as the run built them (so pass the run's
     --model, --tokenizer and --text-vocab), the weights, and the CTC head when the run trained one."""

@@ -78,7 +78,7 @@ from data.llava_processor import (CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_tran
                                   save_prompt_format)
 from data.loader import BatchStream, iterate_once
 from data.scene_dataset import ShapeScenes
-from data.scene_questions import WORKED_KINDS, worked_parts
+from data.scene_questions import worked_breakdown
 from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, check_kinds, normalize_answer
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
@@ -310,17 +310,6 @@ def accuracy(model: Llava, processor: LlavaProcessor, dataset, limit: int | None
     scores = {"overall": sum(r["correct"] for r in rows) / max(len(rows), 1)}
     scores.update({kind: sum(v) / len(v) for kind, v in sorted(per_kind.items())})
     return scores, rows
-
-
-def worked_breakdown(rows: list[dict]) -> dict[str, dict[str, float]]:
-    """Per worked kind (relation, which) among accuracy()'s rows: the share of answers right in each part
-    (data.scene_questions.worked_parts), and how many answers."""
-    parts = defaultdict(list)
-    for row in rows:
-        if row["kind"] in WORKED_KINDS:
-            parts[row["kind"]].append(worked_parts(row["prompt"], row["answer"], row["predicted"]))
-    return {kind: {**{part: sum(p[part] for p in got) / len(got) for part in got[0]}, "questions": len(got)}
-            for kind, got in sorted(parts.items())}
 
 
 # ----------------------------------------------------------------------------- main

@@ -16,7 +16,7 @@ import torch
 import zoo
 from data.whisper_tokenizer import load_whisper_tokenizer
 from zoo.convert.common import UnsupportedConfigError
-from zoo.convert.hf_whisper import config_from_hf, hf_config_kwargs, hf_state_dict
+from zoo.convert.hf_whisper import config_from_hf, to_transformers
 from zoo.io import CheckpointMismatchError, CorruptCheckpointError
 
 transformers = pytest.importorskip("transformers")
@@ -31,12 +31,7 @@ def inputs(b=2, t=7, frames=40, n_mels=16, vocab=101, seed=1):
 
 def transformers_twin(ours, directory):
     """transformers' Whisper holding our weights: written in its layout, saved, and loaded back as a user would."""
-    ids = dict(pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=3)
-    config = transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids)
-    hf = transformers.WhisperForConditionalGeneration(config)
-    missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
-    assert missing == ["proj_out.weight"] and not unexpected
-    hf.tie_weights()
+    hf = to_transformers(ours, pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=3)
     hf.save_pretrained(directory)
     return transformers.WhisperForConditionalGeneration.from_pretrained(directory).eval()
 

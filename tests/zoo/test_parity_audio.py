@@ -260,20 +260,14 @@ def test_one_audio_row_for_several_token_rows_equals_repeating_it():
     assert max_diff(moved, want[:, 5:6]) <= ATOL
 
 
-def test_hf_state_dict_is_the_inverse_of_from_hf():
+def test_to_transformers_is_the_inverse_of_from_hf():
     """Our tensors under transformers' names (what the Whisper benchmark builds its transformers side from):
-    a WhisperForConditionalGeneration loaded with them converts back to exactly our weights."""
-    from zoo.convert.hf_whisper import hf_config_kwargs, hf_state_dict
+    a WhisperForConditionalGeneration loaded with them converts back to exactly our weights and config."""
+    from zoo.convert.hf_whisper import to_transformers
 
     ours = zoo.from_whisper(openai_ref())
-    ids = dict(pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=1)  # inside the tiny vocabulary
-    config = transformers.WhisperConfig(**hf_config_kwargs(ours.config), **ids)
-    hf = transformers.WhisperForConditionalGeneration(config)
-    missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
-    assert missing == ["proj_out.weight"] and not unexpected
-    hf.tie_weights()
-    hf.generation_config.alignment_heads = [list(pair) for pair in ours.config.alignment_heads]
-    back = zoo.from_hf(hf.eval())
+    hf = to_transformers(ours, pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=1)  # tiny vocab
+    back = zoo.from_hf(hf)
     assert back.config == ours.config and ours.config.alignment_heads
     want = ours.state_dict()
     assert all(torch.equal(t, want[k]) for k, t in back.state_dict().items())

@@ -17,7 +17,7 @@ from data import speech_asterisk as asterisk
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from data.audio_tasks import normalize_text
 from tests.helpers import load_script
-from zoo.convert.hf_whisper import hf_config_kwargs, hf_state_dict
+from zoo.convert.hf_whisper import to_transformers
 from zoo.convert.openai_whisper import openai_state_dict
 
 transformers = pytest.importorskip("transformers")
@@ -40,13 +40,7 @@ def base(whisper_base_ct2):
 def hf_dirs(base, tmp_path_factory):
     """transformers' Whisper with base's weights, saved as a user would hold it: float32 and float16 files."""
     tokenizer = base.tokenizer
-    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(
-        **hf_config_kwargs(base.config), decoder_start_token_id=tokenizer.sot, eos_token_id=tokenizer.eot,
-        pad_token_id=tokenizer.eot, bos_token_id=tokenizer.eot))
-    missing, unexpected = hf.load_state_dict(hf_state_dict(base, hf.state_dict()), strict=False)
-    assert missing == ["proj_out.weight"] and not unexpected
-    hf.tie_weights()
-    hf.generation_config.alignment_heads = [list(pair) for pair in base.config.alignment_heads]
+    hf = to_transformers(base)
     root = tmp_path_factory.mktemp("hf-base")
     hf.save_pretrained(root / "float32")
     hf.half().save_pretrained(root / "float16")

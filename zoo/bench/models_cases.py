@@ -67,11 +67,13 @@ def cross_entropy(out: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
 
 
 def _settings(config) -> dict:
-    """A config as a dict without its dropout rates (the references run with dropout off), head_dim None
+    """A config as a dict without its dropout rates (the references run with dropout off) or Whisper's
+    alignment heads (they pick cross-attention maps for word timing and change no output), head_dim None
     spelled out as dim // num_heads and a ViT's fc_norm None as what timm's rule makes it (as a converted
     config has them)."""
     def strip(d: dict) -> dict:
-        out = {k: strip(v) if isinstance(v, dict) else v for k, v in d.items() if not k.endswith("dropout")}
+        out = {k: strip(v) if isinstance(v, dict) else v for k, v in d.items()
+               if not k.endswith("dropout") and k != "alignment_heads"}
         if "head_dim" in out and out["head_dim"] is None:
             out["head_dim"] = out["dim"] // out["num_heads"]
         if "fc_norm" in out and out["fc_norm"] is None:

@@ -1,7 +1,8 @@
 """The Whisper benchmark's sides, all on ONE set of random weights: openai-whisper's `Whisper` (built from
 ModelDimensions and randomised), ours (zoo.from_whisper), transformers' WhisperForConditionalGeneration
-(ours' tensors under transformers' names, zoo/convert/hf_whisper.hf_state_dict) and CTranslate2's conversions of the saved transformers
-directory (`TransformersConverter`, fp32 and int8), and the check that they compute the same.
+(ours' tensors under transformers' names, zoo.convert.hf_whisper.to_transformers) and CTranslate2's conversions
+of the saved transformers directory (`TransformersConverter`, fp32 and int8), and the check that they compute the
+same.
 
     sides = build("tiny", workdir)           # Sides: .openai, .ours, .hf, .ct2 {"fp32": model or why not}
     diffs = check_sides(sides, mel)          # BenchmarkError where any side's encoder or logits differ
@@ -82,23 +83,14 @@ def random_openai(name: str, seed: int = 0) -> nn.Module:
 
 
 def hf_from_ours(ours: nn.Module, tokenizer: WhisperTokenizer) -> nn.Module:
-    """transformers' WhisperForConditionalGeneration holding our model's tensors (zoo/convert/hf_whisper names
-    them; proj_out tied to the token embedding, as in every release), with the generation config a released
-    checkpoint carries."""
-    import transformers
+    """transformers' Whisper holding our model's tensors (zoo.convert.hf_whisper.to_transformers), with the
+    generation config a released checkpoint carries."""
+    from zoo.convert.hf_whisper import to_transformers
 
-    from zoo.convert.hf_whisper import hf_config_kwargs, hf_state_dict
-
-    hf = transformers.WhisperForConditionalGeneration(transformers.WhisperConfig(
-        **hf_config_kwargs(ours.config), decoder_start_token_id=tokenizer.sot, eos_token_id=tokenizer.eot,
-        pad_token_id=tokenizer.eot, bos_token_id=tokenizer.eot))
-    missing, unexpected = hf.load_state_dict(hf_state_dict(ours, hf.state_dict()), strict=False)
-    if missing != ["proj_out.weight"] or unexpected:
-        raise BenchmarkError(f"ours -> transformers left missing {missing}, unexpected {unexpected}; expected only "
-                             "the tied proj_out missing")
-    hf.tie_weights()
+    hf = to_transformers(ours, decoder_start_token_id=tokenizer.sot, eos_token_id=tokenizer.eot,
+                         pad_token_id=tokenizer.eot, bos_token_id=tokenizer.eot)
     set_generation_config(hf.generation_config, tokenizer, ours.config.text_ctx)
-    return hf.eval()
+    return hf
 
 
 def set_generation_config(gc, tokenizer: WhisperTokenizer, text_ctx: int) -> None:

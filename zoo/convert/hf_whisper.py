@@ -9,7 +9,8 @@ no `model.` prefix. `attach_extras(model, obj)` gives a built model what
 transformers keeps beside the weights: its tokenizer (an HF directory's
 tokenizer.json where it has one, else openai-whisper's for the vocabulary
 size) and the generation config's alignment heads (none when
-generation_config.json is missing, as transformers allows).
+generation_config.json is missing, as transformers allows). `to_transformers`
+goes the other way.
 """
 from __future__ import annotations
 
@@ -90,6 +91,26 @@ def hf_state_dict(model: nn.Module, hf_keys: Any) -> dict[str, torch.Tensor]:
     or WhisperModel's state-dict keys) the tensor convert_state_dict would have read into it; the keys it
     drops (the tied proj_out) are left out."""
     return export_state_dict(model, hf_keys, _RENAME)
+
+
+def to_transformers(model: nn.Module, **token_ids: int) -> nn.Module:
+    """transformers' WhisperForConditionalGeneration (eval mode) holding `model`'s tensors: the inverse of from_hf,
+    with proj_out tied to the token embedding as in every release and the alignment heads in its generation
+    config. token_ids (pad/bos/eos/decoder_start_token_id) default to the model's tokenizer's."""
+    import transformers
+
+    tok = getattr(model, "tokenizer", None)
+    ids = dict(decoder_start_token_id=tok.sot, eos_token_id=tok.eot, pad_token_id=tok.eot,
+               bos_token_id=tok.eot) if tok is not None else {}
+    hf = transformers.WhisperForConditionalGeneration(
+        transformers.WhisperConfig(**hf_config_kwargs(model.config), **{**ids, **token_ids}))
+    missing, unexpected = hf.load_state_dict(hf_state_dict(model, hf.state_dict()), strict=False)
+    if missing != ["proj_out.weight"] or unexpected:
+        raise RuntimeError(f"zoo -> transformers Whisper left missing {missing}, unexpected {unexpected}; expected "
+                           "only the tied proj_out missing")
+    hf.tie_weights()
+    hf.generation_config.alignment_heads = [list(pair) for pair in model.config.alignment_heads]
+    return hf.eval()
 
 
 def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
