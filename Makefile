@@ -28,6 +28,7 @@ $(STAMP): requirements.txt requirements-test.txt setup.py
 venv: $(STAMP)
 
 test: venv
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 test-slow: venv

@@ -7,8 +7,8 @@ into outputs.
 from backbones.attention import MultiHeadAttention, attend, available_backends, set_attention_backend
 from backbones.block import Block, LayerScale
 from backbones.ffn import Mlp, SwiGLU
-from backbones.kv_cache import CrossKVCache, KVCache
 from backbones.inference import pack_for_inference
+from backbones.kv_cache import CrossKVCache, KVCache
 from backbones.masks import (
     block_diagonal_mask,
     cache_slots_mask,
@@ -18,7 +18,11 @@ from backbones.masks import (
 )
 from backbones.norms import LayerNorm, RMSNorm
 from backbones.positions import (
-    LearnedPositions, RotaryEmbedding, resample_grid_positions, sincos_2d, sinusoid_table,
+    LearnedPositions,
+    RotaryEmbedding,
+    resample_grid_positions,
+    sincos_2d,
+    sinusoid_table,
 )
 from backbones.transformer import Transformer
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from backbones.dropout import apply_dropout
 from backbones.attention import MultiHeadAttention
+from backbones.dropout import apply_dropout
 from backbones.ffn import Mlp, SwiGLU
 from backbones.norms import make_norm
 

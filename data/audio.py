@@ -23,8 +23,15 @@ import torch
 import torch.nn.functional as F
 import torchaudio
 
-from data.audio_io import (SAMPLE_RATE, AudioSource, UnreadableAudioError, check_waveform, float_waveform,
-                           load_audio, load_audio_batch)
+from data.audio_io import (
+    SAMPLE_RATE,
+    AudioSource,
+    UnreadableAudioError,
+    check_waveform,
+    float_waveform,
+    load_audio,
+    load_audio_batch,
+)
 
 __all__ = ["SAMPLE_RATE", "N_FFT", "HOP_LENGTH", "CHUNK_LENGTH", "N_SAMPLES", "N_FRAMES", "FRAMES_PER_SECOND",
            "INPUT_STRIDE",

@@ -22,8 +22,18 @@ from typing import Callable
 import numpy as np
 import torch
 
-from data.scenes import (CAPTION_QUESTION, HELD_OUT_PHRASING, IMAGE_MARKER, NUMBER_WORDS, PROMPT_FORMAT, SPLITS, QA,
-                         UNSEEN_LAYOUTS, Sample, with_article)
+from data.scenes import (
+    CAPTION_QUESTION,
+    HELD_OUT_PHRASING,
+    IMAGE_MARKER,
+    NUMBER_WORDS,
+    PROMPT_FORMAT,
+    QA,
+    SPLITS,
+    UNSEEN_LAYOUTS,
+    Sample,
+    with_article,
+)
 from data.vision import FASHION_MNIST_CLASSES, fashion_mnist, sklearn_digits, stratified_split
 
 VAL_FRACTION = 0.1

@@ -29,8 +29,14 @@ import torch
 from torchvision.transforms import v2
 from torchvision.transforms.v2 import InterpolationMode
 
-from data.vision import (FASHION_MNIST_CLASSES, FolderImages, fashion_mnist, image_folder, sklearn_digits,
-                         stratified_split)
+from data.vision import (
+    FASHION_MNIST_CLASSES,
+    FolderImages,
+    fashion_mnist,
+    image_folder,
+    sklearn_digits,
+    stratified_split,
+)
 
 PathLike = str | os.PathLike
 

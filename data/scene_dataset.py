@@ -14,8 +14,18 @@ import numpy as np
 import torch
 
 from data.scene_questions import make_caption, make_questions
-from data.scenes import (DEFAULT_KINDS, IMAGE_MARKER, PROMPT_FORMAT, QA, SPLITS, Sample, Scene, check_kinds,
-                         draw_scene, make_scene)
+from data.scenes import (
+    DEFAULT_KINDS,
+    IMAGE_MARKER,
+    PROMPT_FORMAT,
+    QA,
+    SPLITS,
+    Sample,
+    Scene,
+    check_kinds,
+    draw_scene,
+    make_scene,
+)
 
 
 class ShapeScenes(torch.utils.data.Dataset):

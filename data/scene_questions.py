@@ -16,9 +16,24 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from data.scenes import (CAPTION_QUESTION, DEFAULT_KINDS, GRID, HELD_OUT_PAIRS, NEIGHBOURS, NUMBER_WORDS, QA,
-                         TEMPLATES, Scene, Shape, allowed_pairs, cell_name, describe, normalize_answer, phrasings,
-                         with_article)
+from data.scenes import (
+    CAPTION_QUESTION,
+    DEFAULT_KINDS,
+    GRID,
+    HELD_OUT_PAIRS,
+    NEIGHBOURS,
+    NUMBER_WORDS,
+    QA,
+    TEMPLATES,
+    Scene,
+    Shape,
+    allowed_pairs,
+    cell_name,
+    describe,
+    normalize_answer,
+    phrasings,
+    with_article,
+)
 
 Asked = tuple[dict, dict] | None   # (query, template fields), or None where the kind does not apply to the scene
 NOTHING_SHARE = 0.15               # of `beside` questions, those about an empty cell

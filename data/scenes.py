@@ -21,8 +21,8 @@ colour. Questions come in KINDS:
   cells in one step (BENCHMARKS.md);
 - beside: what is in the next cell ("what is directly above the red circle?" -> "blue square" or "nothing").
 Answers are one or two words (positions: two cells; relation and which: worked), compared whole after
-`normalize_answer`. A set asks DEFAULT_KINDS (the six kinds of the measured runs) unless told. Every question also carries its `query`
-(what it asks, as data), so tests re-derive answers from the pixels without parsing text.
+`normalize_answer`. A set asks DEFAULT_KINDS (the six kinds of the measured runs) unless told. Every question also
+carries its `query` (what it asks, as data), so tests re-derive answers from the pixels without parsing text.
 
 The held-out rule, fixed (it depends on nothing but the constants below):
 - HELD_OUT_PAIRS: four colour-shape pairs (each shape once) that no "train", "val" or "phrasing" scene

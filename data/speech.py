@@ -44,8 +44,17 @@ import torch
 from data import speech_asterisk as asterisk
 from data.audio_io import SAMPLE_RATE, load_audio
 from data.speech_augment import Augmentation, augment, draw_augmentation
-from data.speech_synth import (ENGINES, HELD_OUT_FRACTION, Speaker, SpeechTools, Voice, all_speakers,
-                               is_held_out, synthesize, trim_silence)
+from data.speech_synth import (
+    ENGINES,
+    HELD_OUT_FRACTION,
+    Speaker,
+    SpeechTools,
+    Voice,
+    all_speakers,
+    is_held_out,
+    synthesize,
+    trim_silence,
+)
 from data.speech_text import KEYWORDS, brown_sentences, choose_sentences, kjv_sentences
 from data.text import BROWN_EXTRACT, KJV_EXTRACT
 
@@ -260,7 +269,8 @@ def plan_human(kind: str, config: SpeechSetConfig) -> list[Planned]:
     else:
         keys = [key for key in asterisk.sentence_prompts(transcripts)
                 if config.min_words <= len(transcripts[key].split()) <= config.max_words
-                and asterisk.prompt_path(key, root).is_file() and asterisk.prompt_seconds(key, root) <= config.max_seconds]
+                and asterisk.prompt_path(key, root).is_file()
+                and asterisk.prompt_seconds(key, root) <= config.max_seconds]
         chosen = [(key, None) for key in keys]
     if config.human is not None and config.human < len(chosen):
         rng = np.random.default_rng([config.seed, _STREAMS[kind], 2])

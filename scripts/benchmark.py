@@ -21,7 +21,8 @@ those kernels alone, so a target above the ceiling is out of reach by design.
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
 
-    python scripts/benchmark.py --write-benchmarks --only ceilings whisper    # make bench BENCH_ARGS="--only ceilings whisper"
+    python scripts/benchmark.py --write-benchmarks --only ceilings whisper
+        # = make bench BENCH_ARGS="--only ceilings whisper"
     make bench BENCH_ARGS="--only ceilings models --model-timed gpt2 bert_base --model-repeats 4"   # the model
                                                    # table in parts: each run adds its presets to the stored ones
     make bench BENCH_ARGS="--only speculative --spec-families whisper --spec-dir runs/spec"   # one family: the
@@ -31,7 +32,7 @@ Prints Markdown tables. With --write-benchmarks it also stores them under benchm
 section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
 `<!-- bench:begin <machine> -->` and `<!-- bench:end <machine> -->` lines, from every section stored for it:
 a run replaces the sections it ran and keeps the others; text outside the block stays as written
-(zoo/bench/document.py). The sections are zoo/bench/ (ceilings: the machine's matmul and memory-bandwidth
+(bench/document.py). The sections are bench/ (ceilings: the machine's matmul and memory-bandwidth
 figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
 against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
 learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast,
@@ -55,22 +56,35 @@ from pathlib import Path
 import torch
 import transformers
 
-from zoo.bench import (DTYPES, cpu_seconds, forward, generation, learning, machine, machine_line, others_share, train,
-                       vision)
-from zoo.bench import ast as ast_bench
-from zoo.bench import attention
-from zoo.bench import ceilings
-from zoo.bench import llava as llava_bench
-from zoo.bench import models, recipes
-from zoo.bench import scale as scale_bench
-from zoo.bench import whisper as whisper_bench
-from zoo.bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
-from zoo.bench.config import GenerationBench, ModelBench
-from zoo.bench.document import Capture, machine_slug, write
-from zoo.bench.generation import speculative
-from zoo.bench.generation.common import COMPILED_GRAPHS
-from zoo.bench.report import BenchmarkError, run_cli, write_json
-from zoo.bench.whisper_refs import SHAPES as WHISPER_SHAPES
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits at the repository root, not installed
+
+from bench import (
+    DTYPES,
+    attention,
+    ceilings,
+    cpu_seconds,
+    forward,
+    generation,
+    learning,
+    machine,
+    machine_line,
+    models,
+    others_share,
+    recipes,
+    train,
+    vision,
+)
+from bench import ast as ast_bench
+from bench import llava as llava_bench
+from bench import scale as scale_bench
+from bench import whisper as whisper_bench
+from bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
+from bench.config import GenerationBench, ModelBench, WhisperBench
+from bench.document import Capture, machine_slug, write
+from bench.generation import speculative
+from bench.generation.common import COMPILED_GRAPHS
+from bench.report import BenchmarkError, run_cli, write_json
+from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
@@ -157,8 +171,8 @@ def add_document_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--machine-slug", help="the machine's folder and marker name (default: from the CPU model and core "
                    "count and its bf16 tier, e.g. intel-xeon-2c-amx)")
     g.add_argument("--spec-merge", action=argparse.BooleanOptionalAction, default=True,
-                   help="with --write-benchmarks, keep the speculative families an earlier run on this machine measured "
-                        "and this one did not (stored in benchmarks/<machine>/speculative.json; default on)")
+                   help="with --write-benchmarks, keep the speculative families an earlier run on this machine "
+                        "measured and this one did not (stored in benchmarks/<machine>/speculative.json; default on)")
 
 
 def raise_recompile_limit() -> None:
@@ -247,7 +261,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         return generation.run(configs["generation"])
 
     def whisper_run():
-        configs["whisper"] = whisper_bench.WhisperBench.from_args(args)
+        configs["whisper"] = WhisperBench.from_args(args)
         if configs["whisper"].whisper_compile:
             raise_recompile_limit()
         start = cpu_seconds()
@@ -274,7 +288,8 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "ast": (lambda: ast_bench.run(config, quick=args.quick), ast_bench.report),
         "llava": (llava_run, llava_bench.report),
         "generation": (generation_run, lambda result: generation.report(result, configs["generation"])),
-        "speculative": (lambda: merged_speculative(args, generation_config(args), results, command), speculative.report),
+        "speculative": (lambda: merged_speculative(args, generation_config(args), results, command),
+                        speculative.report),
         "whisper": (whisper_run, lambda result: whisper_bench.report(result, configs["whisper"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import transformers
 
-from zoo.bench import attention, backends
-from zoo.bench.machine import device_line
-from zoo.bench.report import run_cli
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits at the repository root, not installed
+
+from bench import attention, backends
+from bench.machine import device_line
+from bench.report import run_cli
 
 QUICK = {"lengths": [64, 128], "models": ["gpt_tiny", "llama_tiny"], "batch": 2, "seq": 32, "images": 4,
          "repeats": 2}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark text generation on CPU: our `zoo.generation` against transformers' `generate`.
 
-Sections (each prints a Markdown table with its targets beside the numbers; the code is zoo/bench/generation/):
+Sections (each prints a Markdown table with its targets beside the numbers; the code is bench/generation/):
 
 1. decode   greedy decoding throughput (new tokens / s, prefill included), ours (as created, packed,
             compiled) vs transformers, same weights (a random-weight GPT2LMHeadModel converted with
@@ -22,18 +22,22 @@ Sections (each prints a Markdown table with its targets beside the numbers; the 
     python scripts/benchmark.py --only generation speculative   # the same from the main benchmark, where
                                                        # speculative is its own section (merged per family)
 
-The fairness rules are scripts/benchmark.py's; both time with zoo.bench.
+The fairness rules are scripts/benchmark.py's; both time with bench.
 """
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import torch
 
-from zoo.bench import generation
-from zoo.bench.cli import add_generation_arguments, generation_config
-from zoo.bench.generation.common import COMPILED_GRAPHS
-from zoo.bench.report import run_cli, write_json
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits at the repository root, not installed
+
+from bench import generation
+from bench.cli import add_generation_arguments, generation_config
+from bench.generation.common import COMPILED_GRAPHS
+from bench.report import run_cli, write_json
 
 
 def parse_args(argv=None) -> argparse.Namespace:

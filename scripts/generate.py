@@ -4,7 +4,8 @@
     python scripts/generate.py --model runs/demo/text/model --prompt "And God said" --max-new-tokens 60 \\
         --do-sample --top-k 40 --temperature 0.8 --seed 0 --stream
     python scripts/generate.py --model path/to/hf_gpt2 --prompt "Hello" --prompt "Two prompts" --num-beams 4
-    python scripts/generate.py --model runs/big/model --draft runs/demo/text/model --num-draft-tokens 4 --prompt "In the"
+    python scripts/generate.py --model runs/big/model --draft runs/demo/text/model --num-draft-tokens 4 \
+        --prompt "In the"
 
 The tokenizer comes from --tokenizer or the model directory (tokenizer.json / vocab.txt).
 Several --prompt values are decoded as one left-padded batch.

@@ -47,8 +47,17 @@ import torch
 from torch import nn
 
 import zoo
-from data.audio_tasks import (ASR_SPEC_AUGMENT, KeywordSet, SpecAugment, SpeechSet, keyword_classes, lm_corpus,
-                               normalize_text, select, waveforms)
+from data.audio_tasks import (
+    ASR_SPEC_AUGMENT,
+    KeywordSet,
+    SpecAugment,
+    SpeechSet,
+    keyword_classes,
+    lm_corpus,
+    normalize_text,
+    select,
+    waveforms,
+)
 from data.loader import BatchStream, iterate_once
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
@@ -153,7 +162,8 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
             continue
         final = evaluate_classifier(model, iterate_once(sets[split], 256), len(classes))
         plot_confusion(final["confusion"], classes, out / f"confusion_{split}.png")
-        summary.update({f"{split}_acc": final["acc"], f"{split}_loss": final["loss"], f"{split}_rows": len(sets[split])})
+        summary.update({f"{split}_acc": final["acc"], f"{split}_loss": final["loss"],
+                        f"{split}_rows": len(sets[split])})
         print(f"{split} accuracy {final['acc']:.4f} on {len(sets[split])} clips "
               f"({_SPLIT_NAMES[split]}; {sets[split].dropped} rows "
               "of classes not trained dropped)")

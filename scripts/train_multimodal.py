@@ -74,8 +74,14 @@ import zoo
 from backbones.positions import sincos_2d
 from data.image_qa import LabelledImageQA
 from data.images import load_preprocess_config, preprocess_config, save_preprocess_config
-from data.llava_processor import (CLIP_MEAN, CLIP_STD, LlavaProcessor, clip_transform, load_prompt_format,
-                                  save_prompt_format)
+from data.llava_processor import (
+    CLIP_MEAN,
+    CLIP_STD,
+    LlavaProcessor,
+    clip_transform,
+    load_prompt_format,
+    save_prompt_format,
+)
 from data.loader import BatchStream, iterate_once
 from data.scene_dataset import ShapeScenes
 from data.scene_questions import worked_breakdown
@@ -83,11 +89,11 @@ from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, check_kinds, normal
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
 from zoo.clip import ClipVisionConfig
-from zoo.llava import Llava
 from zoo.io import loading
+from zoo.llava import Llava
 from zoo.training import is_main_process, train
-from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.batches import LOSS_WEIGHT
+from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "phrasing", "test")  # unseen layouts; + held-out phrasings; + held-out colour-shape pairs

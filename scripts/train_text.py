@@ -29,8 +29,14 @@ from zoo.generation import generate
 from zoo.io import loading
 from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
 from zoo.training.cli import add_training_arguments, train_config
-from zoo.training.tasks import (causal_lm_loss, classification_loss, evaluate_classifier, held_out_loss, mlm_loss,
-                                plot_confusion)
+from zoo.training.tasks import (
+    causal_lm_loss,
+    classification_loss,
+    evaluate_classifier,
+    held_out_loss,
+    mlm_loss,
+    plot_confusion,
+)
 
 TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
 

@@ -22,8 +22,16 @@ import dataclasses
 import json
 
 import zoo
-from data.images import (Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
-                         preprocess_config, save_preprocess_config, train_transform)
+from data.images import (
+    Augment,
+    ImageDataset,
+    eval_transform,
+    image_split,
+    load_preprocess_config,
+    preprocess_config,
+    save_preprocess_config,
+    train_transform,
+)
 from data.loader import BatchStream, iterate_once
 from zoo.io import loading
 from zoo.training import is_main_process, train

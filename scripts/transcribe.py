@@ -28,9 +28,9 @@ import torch
 from tqdm import tqdm
 
 import zoo
+from data.whisper_tokenizer import LANGUAGES, TO_LANGUAGE_CODE
 from zoo.generation.transcripts import FORMATS, clashing_outputs, collect_audio_files, format_timestamp, write_result
 from zoo.io import loading
-from data.whisper_tokenizer import LANGUAGES, TO_LANGUAGE_CODE
 
 
 def str2bool(text: str) -> bool:

@@ -1,5 +1,7 @@
-"""The house rules of the layout (DESIGN.md "Layout", STYLE.md): imports run one way, files and functions stay
-small. These read the source as text (ast), so they check every module, imported by a test or not."""
+"""The house rules of the layout (DESIGN.md "Layout", STYLE.md): imports run one way, the library never imports
+the benchmarks (bench/, not installed), functions stay short and files hold one concept (an 800-line backstop;
+ruff, run by make test, does lint and import order). These read the source as text (ast), so they check every
+module, imported by a test or not, and every import in it: module level, inside functions, under TYPE_CHECKING."""
 from __future__ import annotations
 
 import ast
@@ -9,9 +11,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("backbones", "heads", "zoo", "data")
-LIBRARY = PACKAGES + ("scripts",)
-MAX_FILE_LINES = 400
+LIBRARY = ("backbones", "heads", "zoo", "data")  # what setup.py installs
+PACKAGES = LIBRARY + ("bench",)
+CHECKED = PACKAGES + ("scripts",)
+MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 60
 # (path, function) -> why it is longer than MAX_FUNCTION_LINES. Empty today; a new entry needs a reason.
 LONG_FUNCTIONS: dict[tuple[str, str], str] = {}
@@ -26,17 +29,19 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
 
 
-def _top_level_imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """Our modules that `path` imports when it is imported (module level; function-local imports are lazy)."""
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """Our modules that `path` imports anywhere: at module level, in a function or under TYPE_CHECKING (a lazy
+    import is still a dependency, and a cycle through one is still a cycle)."""
     package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
     found = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # relative import
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
             for alias in node.names:  # `from pkg import submodule` depends on the submodule itself
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
     return {name for name in found if name in modules}
@@ -63,30 +68,48 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_imports_run_one_way():
     """No import cycle among our modules: each package's entry point chooses, the parts below it do not
-    import it back (the cycles that a lazy import inside a function used to hide)."""
+    import it back, not even lazily."""
     modules = _modules()
-    cycles = find_cycles({name: _top_level_imports(path, modules) for name, path in modules.items()})
+    cycles = find_cycles({name: _imports(path, modules) for name, path in modules.items()})
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 
-def test_the_cycle_check_sees_a_cycle(tmp_path, monkeypatch):
-    """The check above fails on a real cycle, through `from pkg import submodule` too."""
+def test_the_cycle_check_sees_every_cycle(tmp_path, monkeypatch):
+    """The check above fails on a real cycle: through `from pkg import submodule`, a function-local import and a
+    TYPE_CHECKING one."""
     (tmp_path / "pkg").mkdir()
-    for name, body in {"a.py": "from pkg import b\n", "b.py": "import pkg.a\n", "c.py": "import pkg.a\n",
-                       "__init__.py": ""}.items():
+    bodies = {"a.py": "from pkg import b\n", "b.py": "import pkg.a\n", "c.py": "import pkg.a\n",
+              "d.py": "def f():\n    from pkg import e\n",
+              "e.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.d import f\n",
+              "__init__.py": ""}
+    for name, body in bodies.items():
         (tmp_path / "pkg" / name).write_text(body)
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     modules = {_module_name(p): p for p in (tmp_path / "pkg").rglob("*.py")}
-    graph = {name: _top_level_imports(path, modules) for name, path in modules.items()}
-    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.c"] == {"pkg.a"}
-    assert find_cycles(graph) == [["pkg.a", "pkg.b", "pkg.a"]]
+    graph = {name: _imports(path, modules) for name, path in modules.items()}
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.c"] == {"pkg.a"} and graph["pkg.d"] == {"pkg.e"}
+    assert find_cycles(graph) == [["pkg.a", "pkg.b", "pkg.a"], ["pkg.d", "pkg.e", "pkg.d"]]
 
 
-def _library_files() -> list[Path]:
-    return sorted(p for package in LIBRARY for p in (ROOT / package).rglob("*.py"))
+def test_the_library_never_imports_the_benchmarks():
+    """bench/ measures the library from outside: no installed module imports it, and setup.py ships only the
+    library's packages."""
+    modules = _modules()
+    importers = {name: sorted(dep for dep in _imports(modules[name], modules) if dep.split(".")[0] == "bench")
+                 for name in modules if name.split(".")[0] in LIBRARY}
+    assert not {name: deps for name, deps in importers.items() if deps}
+    setup = ast.parse((ROOT / "setup.py").read_text())
+    include = next(kw.value for node in ast.walk(setup) if isinstance(node, ast.Call)
+                   and getattr(node.func, "id", "") == "find_packages" for kw in node.keywords if kw.arg == "include")
+    shipped = {ast.literal_eval(e).split(".")[0] for e in include.elts}
+    assert shipped == set(LIBRARY)
 
 
-@pytest.mark.parametrize("path", _library_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def _checked_files() -> list[Path]:
+    return sorted(p for package in CHECKED for p in (ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _checked_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_files_and_functions_stay_small(path):
     rel = str(path.relative_to(ROOT))
     source = path.read_text()

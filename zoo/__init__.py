@@ -6,13 +6,14 @@
     zoo.generate(model, input_ids, max_new_tokens=32)
     zoo.transcribe(whisper_model, "speech.flac")   # {"text", "segments", "language"}
 """
-from zoo import ast, bert, clip, gpt, llama, llava, vit, whisper  # noqa: F401  (each registers its family and presets)
 from backbones.inference import pack_for_inference
+from zoo import ast, bert, clip, gpt, llama, llava, vit, whisper  # noqa: F401  (each registers its family and presets)
 from zoo.convert import from_ct2, from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
-__all__ = ["GenerationConfig", "create_model", "from_ct2", "from_hf", "from_timm", "from_whisper", "generate", "list_families",
-           "list_models", "load_directory", "load_pretrained", "model_info", "pack_for_inference", "register_model",
+__all__ = ["GenerationConfig", "create_model", "from_ct2", "from_hf", "from_timm", "from_whisper", "generate",
+           "list_families", "list_models", "load_directory", "load_pretrained", "model_info", "pack_for_inference",
+           "register_model",
            "save_pretrained", "stream", "transcribe"]

@@ -14,8 +14,6 @@ from typing import ClassVar
 import torch
 from torch import nn
 
-from zoo.pretrained import ZooModel
-
 from backbones.block import BlockSpec
 from backbones.frontends.checks import check_mask, check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
@@ -25,6 +23,7 @@ from backbones.norms import LayerNorm
 from backbones.transformer import Transformer
 from heads.classification import ClassifierHead, PreLogits
 from heads.mlm import MLMHead
+from zoo.pretrained import ZooModel
 from zoo.registry import register_family, register_model
 
 

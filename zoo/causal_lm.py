@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import torch
 
-from zoo.pretrained import ZooModel
-
 from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.transformer import Transformer
 from heads.lm import CausalLMHead
+from zoo.pretrained import ZooModel
 
 # Tokens per chunk of the checkpointed loss (forward(labels=) under activation checkpointing): 256 x 50257
 # fp32 logits are 51 MB.

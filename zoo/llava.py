@@ -40,10 +40,14 @@ from torch import nn
 
 from backbones.frontends.checks import check_token_layout
 from backbones.init import init_weights
-from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_counts, repeat_images, \
-    splice_images
-from zoo.clip import ClipVisionConfig, ClipVisionTower, blocks_to_run, clip_vit_large_patch14_336, \
-    clip_vit_tiny_patch8_32
+from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_counts, repeat_images, splice_images
+from zoo.clip import (
+    ClipVisionConfig,
+    ClipVisionTower,
+    blocks_to_run,
+    clip_vit_large_patch14_336,
+    clip_vit_tiny_patch8_32,
+)
 from zoo.generation.conditioned import BoundDecoder
 from zoo.llama import Llama, LlamaConfig, llama_tiny
 from zoo.pretrained import ZooModel

@@ -56,7 +56,8 @@ CSRC = Path(__file__).with_name("csrc")
 # One extension holds the zoo operators: zoo::gemv here, zoo::decode_attention and zoo::bf16_attention
 # (attention_kernel.py).
 SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
-INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")  # what the sources include: part of the build name
+# What the sources include: part of the build name.
+INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
 MAX_ROWS = 8  # input rows one call takes (csrc/gemv.cpp's kMaxRows): every weight row is read once for all
@@ -191,7 +192,8 @@ def available(dtype: torch.dtype = torch.bfloat16) -> bool:
                     _build()
                     _register_fake()
                 except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
-                    reason = f"building {', '.join(p.name for p in SOURCES)} failed: {type(error).__name__}: {str(error)[-500:]}"
+                    reason = (f"building {', '.join(p.name for p in SOURCES)} failed: "
+                              f"{type(error).__name__}: {str(error)[-500:]}")
                     warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
             _state.update(ok=reason is None, reason=reason)
         return _state["ok"]

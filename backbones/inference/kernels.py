@@ -36,11 +36,18 @@ import torch.nn.functional as F
 from torch import nn
 
 from backbones.inference import gemv
-from backbones.precision import compute_dtype
 from backbones.inference.torch_private import (
-    is_any_autocast_enabled, mkl_linear, mkl_linear_available, mkl_pack, mkldnn_bf16_supported, module_parameters,
-    onednn_linear, onednn_pack, tensor_version,
+    is_any_autocast_enabled,
+    mkl_linear,
+    mkl_linear_available,
+    mkl_pack,
+    mkldnn_bf16_supported,
+    module_parameters,
+    onednn_linear,
+    onednn_pack,
+    tensor_version,
 )
+from backbones.precision import compute_dtype
 
 # Which kernel runs a product of R rows, from timing each candidate against F.linear on a 2-core Sapphire
 # Rapids (BENCHMARKS.md gives the model-level numbers):

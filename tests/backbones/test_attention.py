@@ -4,7 +4,12 @@ import torch
 
 from backbones.attention import MultiHeadAttention, attend, attend_math, available_backends
 from backbones.masks import (
-    block_diagonal_mask, cache_slots_mask, causal_mask, padding_mask, prefix_mask, segment_ids_from_lengths,
+    block_diagonal_mask,
+    cache_slots_mask,
+    causal_mask,
+    padding_mask,
+    prefix_mask,
+    segment_ids_from_lengths,
 )
 
 torch.manual_seed(0)

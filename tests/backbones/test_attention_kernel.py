@@ -100,7 +100,8 @@ def test_bad_input_names_what_was_expected():
     with pytest.raises(RuntimeError, match="1 to 16 query rows"):
         torch.ops.zoo.decode_attention(torch.randn(1, 4, 17, 16), k, k, 1.0)
     with pytest.raises(RuntimeError, match="multiple of 8"):
-        torch.ops.zoo.decode_attention(torch.randn(1, 4, 1, 12), torch.randn(1, 4, 8, 12), torch.randn(1, 4, 8, 12), 1.0)
+        torch.ops.zoo.decode_attention(torch.randn(1, 4, 1, 12), torch.randn(1, 4, 8, 12), torch.randn(1, 4, 8, 12),
+                                       1.0)
 
 
 def test_traced_by_torch_compile_in_one_graph():

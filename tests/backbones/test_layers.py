@@ -2,7 +2,7 @@ import pytest
 import torch
 from torch import nn
 
-from backbones.block import Block, BlockSpec, LayerScale
+from backbones.block import BlockSpec, LayerScale
 from backbones.ffn import Mlp, SwiGLU
 from backbones.norms import RMSNorm
 from backbones.transformer import Transformer

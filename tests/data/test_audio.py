@@ -13,8 +13,18 @@ import torchaudio
 import whisper.audio
 
 from data import audio_io
-from data.audio import (HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE, UnreadableAudioError, load_audio,
-                        load_audio_batch, log_mel_spectrogram, mel_filters, pad_or_trim)
+from data.audio import (
+    HOP_LENGTH,
+    N_FRAMES,
+    N_SAMPLES,
+    SAMPLE_RATE,
+    UnreadableAudioError,
+    load_audio,
+    load_audio_batch,
+    log_mel_spectrogram,
+    mel_filters,
+    pad_or_trim,
+)
 
 ASTERISK_SOUNDS = Path("/usr/share/asterisk/sounds/en")
 

@@ -9,12 +9,27 @@ import pytest
 import torch
 
 import zoo
-from data.images import (IMAGENET_MEAN, Augment, ImageDataset, eval_transform, image_split, load_preprocess_config,
-                         preprocess_config, save_preprocess_config, train_transform)
+from data.images import (
+    IMAGENET_MEAN,
+    Augment,
+    ImageDataset,
+    eval_transform,
+    image_split,
+    load_preprocess_config,
+    preprocess_config,
+    save_preprocess_config,
+    train_transform,
+)
 from data.loader import BatchStream, iterate_once
-from data.vision import (UnreadableImageError, fashion_mnist, image_folder, read_idx, sklearn_digits,
-                         stratified_split, write_idx)
-
+from data.vision import (
+    UnreadableImageError,
+    fashion_mnist,
+    image_folder,
+    read_idx,
+    sklearn_digits,
+    stratified_split,
+    write_idx,
+)
 
 # ----------------------------------------------------------------------------- transforms
 

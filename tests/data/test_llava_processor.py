@@ -9,8 +9,16 @@ import torch
 from PIL import Image
 
 from data.collate import IGNORE_INDEX
-from data.llava_processor import (CLIP_MEAN, CLIP_STD, PIL_PARITY_TOLERANCE, LlavaProcessor, ToRGB, clip_transform,
-                                  num_image_tokens, pad_to_square_transform)
+from data.llava_processor import (
+    CLIP_MEAN,
+    CLIP_STD,
+    PIL_PARITY_TOLERANCE,
+    LlavaProcessor,
+    ToRGB,
+    clip_transform,
+    num_image_tokens,
+    pad_to_square_transform,
+)
 from data.scene_dataset import ShapeScenes
 from data.tokenization import train_bpe
 

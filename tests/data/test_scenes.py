@@ -10,10 +10,25 @@ import pytest
 import torch
 
 from data.image_qa import CLASS_NAMES, LabelledImageQA, held_out_templates
-from data.scenes import (BACKGROUND, COLOURS, GRID, SHAPES, HELD_OUT_PAIRS, HELD_OUT_TEMPLATES, IMAGE_MARKER, KINDS,
-                         NUMBER_WORDS, TEMPLATES, Sample, layout_bucket, make_scene, normalize_answer, phrasings)
 from data.scene_dataset import ShapeScenes
 from data.scene_questions import WORKED_KINDS, read_worked, worked_parts
+from data.scenes import (
+    BACKGROUND,
+    COLOURS,
+    GRID,
+    HELD_OUT_PAIRS,
+    HELD_OUT_TEMPLATES,
+    IMAGE_MARKER,
+    KINDS,
+    NUMBER_WORDS,
+    SHAPES,
+    TEMPLATES,
+    Sample,
+    layout_bucket,
+    make_scene,
+    normalize_answer,
+    phrasings,
+)
 from data.vision import write_idx
 
 
@@ -200,7 +215,9 @@ def test_held_out_phrasings_are_new_combinations_of_seen_words(kind):
     held, seen = _held_and_seen(kind)
     assert held and len(seen) >= 2 * len(held)
     assert not set(held) & set(seen)
-    words = lambda text: re.findall(r"[a-z]+|\{\w+\}", text)  # slots count as words: {ref} is a reference
+    def words(text):  # slots count as words: {ref} is a reference
+        return re.findall(r"[a-z]+|\{\w+\}", text)
+
     seen_words = {w for t in seen for w in words(t)}
     for phrasing in held:
         assert set(words(phrasing)) <= seen_words, (phrasing, set(words(phrasing)) - seen_words)
@@ -281,7 +298,9 @@ def test_transform_and_dataloader():
 
 
 def test_cached_images_are_the_drawn_ones():
-    transform = lambda im: torch.from_numpy(np.asarray(im).copy())
+    def transform(im):
+        return torch.from_numpy(np.asarray(im).copy())
+
     plain, cached = (ShapeScenes("train", 6, seed=4, transform=transform, cache_images=c) for c in (False, True))
     for _ in range(2):  # the second pass reads the cache
         for i in range(len(plain)):

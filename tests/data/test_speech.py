@@ -11,14 +11,42 @@ import soundfile
 import torch
 
 from data import speech_asterisk as asterisk
-from data.speech import (KINDS, MANIFEST, MANIFEST_KEYS, SPEECH_TINY, SpeechSetConfig, build_speech_set,
-                         choose_speakers, load_manifest, load_row_audio, plan_asr, plan_keywords, speech_dir)
-from data.speech_augment import (PEAK_LIMIT, Augmentation, add_noise, apply_gain, augment, change_speed,
-                                 draw_augmentation)
-from data.speech_synth import (ESPEAK_ACCENTS, FLITE_VOICES, Speaker, Voice, find_tools, held_out_timbres,
-                               is_held_out, parse_voice, synthesize, trim_silence)
-from data.speech_text import (DIGITS, KEYWORDS, LETTERS, brown_sentences, choose_sentences, is_plain_text,
-                              kjv_sentences)
+from data.speech import (
+    KINDS,
+    MANIFEST,
+    MANIFEST_KEYS,
+    SPEECH_TINY,
+    SpeechSetConfig,
+    build_speech_set,
+    choose_speakers,
+    load_manifest,
+    load_row_audio,
+    plan_asr,
+    plan_keywords,
+    speech_dir,
+)
+from data.speech_augment import (
+    PEAK_LIMIT,
+    Augmentation,
+    add_noise,
+    apply_gain,
+    augment,
+    change_speed,
+    draw_augmentation,
+)
+from data.speech_synth import (
+    ESPEAK_ACCENTS,
+    FLITE_VOICES,
+    Speaker,
+    Voice,
+    find_tools,
+    held_out_timbres,
+    is_held_out,
+    parse_voice,
+    synthesize,
+    trim_silence,
+)
+from data.speech_text import DIGITS, KEYWORDS, LETTERS, brown_sentences, choose_sentences, is_plain_text, kjv_sentences
 from tests.helpers import load_script
 
 TOOLS = find_tools()

@@ -5,8 +5,18 @@ import collections
 
 import pytest
 
-from data.text import (BROWN_EXTRACT, KJV_EXTRACT, brown_documents, brown_split, brown_texts, detokenize,
-                       normalize_whitespace, read_brown_categories, read_brown_file, read_documents)
+from data.text import (
+    BROWN_EXTRACT,
+    KJV_EXTRACT,
+    brown_documents,
+    brown_split,
+    brown_texts,
+    detokenize,
+    normalize_whitespace,
+    read_brown_categories,
+    read_brown_file,
+    read_documents,
+)
 
 
 def test_normalize_whitespace():

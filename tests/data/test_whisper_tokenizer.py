@@ -12,7 +12,12 @@ import pytest
 
 from data.text import KJV_EXTRACT
 from data.whisper_tokenizer import (
-    LANGUAGES, NUM_TIMESTAMPS, WhisperTokenizer, load_whisper_tokenizer, openai_whisper_vocab, read_tiktoken,
+    LANGUAGES,
+    NUM_TIMESTAMPS,
+    WhisperTokenizer,
+    load_whisper_tokenizer,
+    openai_whisper_vocab,
+    read_tiktoken,
 )
 
 wt = pytest.importorskip("whisper.tokenizer", reason="openai-whisper is the reference")
@@ -208,7 +213,7 @@ def test_transformers_reads_our_tokenizer_json(name, tmp_path):
 
 
 def test_byte_symbols_are_gpt2s():
-    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("transformers")
     from tokenizers import pre_tokenizers
     from transformers.convert_slow_tokenizer import bytes_to_unicode
 

@@ -1,4 +1,4 @@
-"""zoo/bench/document.py and scripts/benchmark.py --write-benchmarks (make bench): each run's tables as CSV
+"""bench/document.py and scripts/benchmark.py --write-benchmarks (make bench): each run's tables as CSV
 files and Markdown under benchmarks/<machine>/, and the machine's block of BENCHMARKS.md rebuilt between its
 markers with everything outside them kept byte for byte."""
 import csv
@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
+from bench.cli import generation_config
+from bench.document import Section, machine_slug, write
+from bench.report import BenchmarkError, recording, table
 from tests.helpers import ROOT, load_script, markdown_tables
-from zoo.bench.cli import generation_config
-from zoo.bench.document import Section, machine_slug, write
-from zoo.bench.report import BenchmarkError, recording, table
 
 benchmark = load_script("benchmark")
 MACHINE = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "isa": "AVX512, AMX-BF16", "threads": 2,
@@ -105,7 +105,8 @@ def test_text_outside_the_markers_is_kept_byte_for_byte(tmp_path):
     (tmp_path / "BENCHMARKS.md").write_bytes((PREAMBLE + block + other + epilogue).encode())
     write_run(tmp_path, [section("forward", (["a"], [[2]]))])
     second = read(tmp_path / "BENCHMARKS.md")
-    assert second.startswith(PREAMBLE + "<!-- bench:begin intel-xeon-2c-amx -->\n") and second.endswith(other + epilogue)
+    assert second.startswith(PREAMBLE + "<!-- bench:begin intel-xeon-2c-amx -->\n")
+    assert second.endswith(other + epilogue)
     assert "| 2 |" in second and "| 1 |" not in second
 
 

@@ -1,4 +1,4 @@
-"""scripts/benchmark.py and scripts/benchmark_generation.py: thin command lines over zoo.bench that print
+"""scripts/benchmark.py and scripts/benchmark_generation.py: thin command lines over bench that print
 well-formed Markdown tables and write their measurements as JSON."""
 import ast
 import json
@@ -10,10 +10,10 @@ import pytest
 import torch
 
 from backbones.inference.torch_private import mkldnn_bf16_supported
+from bench import llava as llava_bench
+from bench.config import ModelBench
 from tests.helpers import ROOT, eager_compiled_steps, load_script
 from tests.helpers import markdown_tables as tables
-from zoo.bench import llava as llava_bench
-from zoo.bench.config import ModelBench
 
 benchmark = load_script("benchmark")
 benchmark_generation = load_script("benchmark_generation")

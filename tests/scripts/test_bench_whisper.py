@@ -39,16 +39,16 @@ def test_whisper_quick(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def micro_sides(tmp_path_factory):
-    from zoo.bench.whisper_refs import build
+    from bench.whisper_refs import build
 
     return build("micro", tmp_path_factory.mktemp("whisper"), threads=1)
 
 
 @pytest.mark.parametrize("side", ["openai-whisper", "transformers"])
 def test_a_weight_mismatch_is_refused(micro_sides, side):
+    from bench.report import BenchmarkError
+    from bench.whisper_refs import check_sides, synthetic_audio
     from data.audio import log_mel_spectrogram, pad_or_trim
-    from zoo.bench.report import BenchmarkError
-    from zoo.bench.whisper_refs import check_sides, synthetic_audio
 
     mel = log_mel_spectrogram(pad_or_trim(synthetic_audio(30, seed=0)))
     assert max(check_sides(micro_sides, mel).values()) < 1e-4
@@ -66,8 +66,8 @@ def test_a_weight_mismatch_is_refused(micro_sides, side):
 
 
 def test_other_tokens_or_counts_are_refused():
-    from zoo.bench.report import BenchmarkError
-    from zoo.bench.whisper_sides import Forced, same_tokens
+    from bench.report import BenchmarkError
+    from bench.whisper_sides import Forced, same_tokens
 
     forced = Forced(tokens=3, suppress=(5,), prompt=(1,), eot=5)
     assert same_tokens("int8", [[7, 8, 0]], [[7, 8, 9]], forced, exact=False) == 2
@@ -80,7 +80,7 @@ def test_other_tokens_or_counts_are_refused():
 def test_a_missing_ctranslate2_is_reported_not_fatal(monkeypatch, tmp_path):
     import sys
 
-    from zoo.bench.whisper_refs import load_ct2
+    from bench.whisper_refs import load_ct2
 
     monkeypatch.setitem(sys.modules, "ctranslate2", None)  # import ctranslate2 raises ImportError
     reasons = load_ct2(tmp_path, threads=1)
@@ -91,7 +91,7 @@ def test_decoder_bytes_count_what_one_token_reads():
     """The ceiling's floor: every decoder weight once (not the cross-attention k/v projections: their output
     is cached), the tied embedding once, one row of the learned positions, the cached keys and values."""
     import zoo
-    from zoo.bench.whisper_ceiling import decoder_bytes
+    from bench.whisper_ceiling import decoder_bytes
 
     model = zoo.create_model("whisper_micro")
     c = model.config

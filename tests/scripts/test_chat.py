@@ -6,9 +6,9 @@ import sys
 import pytest
 import torch
 
+from tests.helpers import load_script
 from zoo.generation import GenerationConfig
 from zoo.llava import Llava
-from tests.helpers import load_script
 
 chat = load_script("chat")
 train_multimodal = load_script("train_multimodal")

@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 import zoo
-from tests.helpers import load_script
 from data.text import KJV_EXTRACT
 from data.tokenization import train_bpe
+from tests.helpers import load_script
 
 script = load_script("generate")
 

@@ -23,7 +23,8 @@ def train_losses(out: Path) -> dict[int, float]:
 
 
 def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
-    args = ["--task", "keywords", "--data", str(SHIPPED / "keywords"), *COMMON, "--batch-size", "32", "--lr", "1e-2", "--eval-every", "0"]
+    args = ["--task", "keywords", "--data", str(SHIPPED / "keywords"), *COMMON, "--batch-size", "32", "--lr", "1e-2",
+            "--eval-every", "0"]
     straight = tmp_path / "straight"
     summary = train_audio.main([*args, "--steps", "120", "--out", str(straight)])
     losses = train_losses(straight)
@@ -55,7 +56,8 @@ def test_keywords_learn_resume_and_classify(tmp_path, capsys, monkeypatch):
 
 def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch):
     out = tmp_path / "asr"
-    summary = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "30", "--batch-size", "16", "--lr", "2e-3",
+    summary = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "30",
+                                "--batch-size", "16", "--lr", "2e-3",
                                 "--eval-every", "15", "--eval-limit", "6", "--out", str(out)])
     losses = train_losses(out)
     assert losses[30] < 0.7 * losses[1], losses
@@ -94,7 +96,8 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch
                         lambda exclude: read.append(exclude) or lm_corpus(exclude, KJV_EXTRACT, BROWN_EXTRACT)[:3000])
     fused = train_audio.main([*evaluate, "--lm-weight", "0.3", "--lm-order", "4"])
     assert fused["lm_sentences"] == 3000 and fused["test_rows"] == 6 and 0.0 <= fused["test_wer"]
-    scored = [json.loads(line) for line in (out / "evaluation_greedy_lm4x0.3_transcripts.jsonl").read_text().splitlines()]
+    scored = [json.loads(line)
+              for line in (out / "evaluation_greedy_lm4x0.3_transcripts.jsonl").read_text().splitlines()]
     assert sorted(read[0]) == sorted(r["text"] for r in load_manifest(SHIPPED / "asr") if r["split"] != "train")
     assert len(scored) == 16
     (tmp_path / "not.pt").write_bytes(b"not a checkpoint")

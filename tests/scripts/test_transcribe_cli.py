@@ -7,8 +7,8 @@ import pytest
 import torch
 
 import zoo
-from zoo.generation.transcripts import FORMATS, render
 from tests.helpers import load_script
+from zoo.generation.transcripts import FORMATS, render
 
 script = load_script("transcribe")
 

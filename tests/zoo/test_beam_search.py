@@ -3,7 +3,6 @@ import pytest
 import torch
 import transformers
 
-import zoo
 from tests.helpers import tiny_hf_decoder
 from zoo.generation import generate
 

@@ -3,8 +3,16 @@ import pytest
 import torch
 
 import zoo
-from zoo.convert.common import (HF_ACTIVATIONS, UnsupportedConfigError, build_converted, hf_activation, key_map,
-                                rename_all, split_fused_qkv, square)
+from zoo.convert.common import (
+    HF_ACTIVATIONS,
+    UnsupportedConfigError,
+    build_converted,
+    hf_activation,
+    key_map,
+    rename_all,
+    split_fused_qkv,
+    square,
+)
 from zoo.io import CheckpointMismatchError
 
 

@@ -10,7 +10,6 @@ from zoo.convert.ct2_file import read_ct2_file
 from zoo.io import CorruptCheckpointError
 
 
-
 @pytest.fixture(scope="module")
 def converted(tiny_ct2):
     return tiny_ct2

@@ -6,8 +6,8 @@ import torch
 import transformers
 
 import zoo
-from zoo.io import CheckpointMismatchError, CorruptCheckpointError
 from zoo.convert.common import UnsupportedConfigError
+from zoo.io import CheckpointMismatchError, CorruptCheckpointError
 
 
 def test_token_id_outside_vocabulary():
@@ -28,7 +28,8 @@ def test_sequence_longer_than_positions():
     model.setup_cache(1, 256)
     with pytest.raises(ValueError, match="3 tokens after 254 cached .* expected at most 2 tokens"):
         model(torch.zeros(1, 3, dtype=torch.long), input_pos=254)
-    with pytest.raises(ValueError, match="position 599 but the model has 512 positions"):  # BERT: the positions' own check
+    # BERT: the positions' own check
+    with pytest.raises(ValueError, match="position 599 but the model has 512 positions"):
         zoo.create_model("bert_tiny")(torch.zeros(1, 600, dtype=torch.long))
 
 

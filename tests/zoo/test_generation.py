@@ -5,7 +5,7 @@ import transformers
 
 import zoo
 from tests.helpers import eager_compiled_steps, tiny_hf_decoder
-from zoo.generation import Session, GenerationConfig, filter_logits, generate
+from zoo.generation import GenerationConfig, Session, filter_logits, generate
 
 transformers.logging.set_verbosity_error()
 

@@ -64,7 +64,8 @@ def test_the_rule_adds_weighted_logprobs_after_the_prompt():
     logits = torch.randn(2, 10)
     tokens = torch.tensor([[7, 7, 1, 2], [7, 7, 1, 1]])  # two prompt tokens, then what was sampled
     fused = ShallowFusion(lm, 0.5).rule(2)(logits.clone(), tokens)
-    expected = torch.stack([logits[0] + 0.5 * lm.logprobs([1, 2]).float(), logits[1] + 0.5 * lm.logprobs([1, 1]).float()])
+    expected = torch.stack([logits[0] + 0.5 * lm.logprobs([1, 2]).float(),
+                            logits[1] + 0.5 * lm.logprobs([1, 1]).float()])
     torch.testing.assert_close(fused, expected)
 
 

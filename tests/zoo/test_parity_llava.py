@@ -15,7 +15,7 @@ from safetensors.torch import save_file
 import zoo
 from heads.fusion import Projector, check_placeholders, repeat_images, splice_images
 from tests.helpers import eager_compiled_steps
-from tests.llava_cases import IMAGE_ID, PAD, PROMPTS, TOKENS, VOCAB, batch, hf_llava_model, image
+from tests.llava_cases import IMAGE_ID, PAD, PROMPTS, TOKENS, VOCAB, batch, hf_llava_model
 from zoo.convert import hf_llava
 from zoo.convert.common import UnsupportedConfigError
 from zoo.llava import Llava, LlavaConfig

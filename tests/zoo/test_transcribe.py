@@ -243,7 +243,8 @@ def test_short_window_model_equals_openai_algorithm_on_its_window(monkeypatch):
 
     import whisper.decoding
 
-    openai_transcribe = importlib.import_module("whisper.transcribe")  # the module (the package re-exports the function)
+    # the module (the package re-exports the function)
+    openai_transcribe = importlib.import_module("whisper.transcribe")
     window_s = 10
     monkeypatch.setattr(openai_transcribe, "N_FRAMES", window_s * 100)
     monkeypatch.setattr(openai_transcribe, "N_SAMPLES", window_s * SAMPLE_RATE)

@@ -5,8 +5,7 @@ import pytest
 from whisper.utils import format_timestamp as whisper_format_timestamp
 from whisper.utils import get_writer
 
-from zoo.generation.transcripts import (FORMATS, collect_audio_files, format_timestamp, output_stem, render,
-                              write_result)
+from zoo.generation.transcripts import FORMATS, collect_audio_files, format_timestamp, output_stem, render, write_result
 
 
 def segment(i, start, end, text, **extra):

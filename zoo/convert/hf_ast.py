@@ -19,8 +19,8 @@ from typing import Any
 import torch
 
 from zoo.ast import ASTConfig
-from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, square
 from zoo.convert import hf_vit
+from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, square
 
 _PREFIX = "audio_spectrogram_transformer."  # ASTForAudioClassification wraps an ASTModel under this name
 _SOURCE = "audio-spectrogram-transformer config"

@@ -23,8 +23,15 @@ import torch
 from torch import nn
 
 from zoo.clip import ClipVisionConfig
-from zoo.convert.common import (TIMM_ACTIVATIONS, UnsupportedConfigError, build_converted, key_map, rename_all,
-                                square, split_fused_qkv)
+from zoo.convert.common import (
+    TIMM_ACTIVATIONS,
+    UnsupportedConfigError,
+    build_converted,
+    key_map,
+    rename_all,
+    split_fused_qkv,
+    square,
+)
 from zoo.vit import VisionTransformer, VitConfig
 
 _SOURCE = "timm VisionTransformer"

@@ -30,11 +30,13 @@ from zoo.generation.decode import stream
 from zoo.generation.sampling import apply_repetition_penalty, choose, filter_logits, next_token_probs
 from zoo.generation.session import Session, check_prompt
 from zoo.generation.speculative import SpeculativeStats, speculative_generate
-# Not `decode` itself here: that name would hide the submodule zoo.generation.decode.
-from zoo.generation.whisper_decode import DecodingOptions, DecodingResult, detect_language
+
 # This one is exported: the function hides the submodule as an attribute, so reach the module's other
 # names with `from zoo.generation.transcribe import ...` (which reads the module itself).
 from zoo.generation.transcribe import transcribe
+
+# Not `decode` itself here: that name would hide the submodule zoo.generation.decode.
+from zoo.generation.whisper_decode import DecodingOptions, DecodingResult, detect_language
 
 __all__ = ["AudioConditioned", "DecodingOptions", "DecodingResult", "GenerationConfig", "Session",
            "SpeculativeStats", "apply_repetition_penalty", "beam_search", "check_prompt", "choose",

@@ -35,12 +35,25 @@ import numpy as np
 import torch
 from torch import nn
 
-from data.audio import (FRAMES_PER_SECOND, HOP_LENGTH, INPUT_STRIDE, N_FRAMES, SAMPLE_RATE, log_mel_spectrogram,
-                        pad_or_trim)
+from data.audio import (
+    FRAMES_PER_SECOND,
+    HOP_LENGTH,
+    INPUT_STRIDE,
+    N_FRAMES,
+    SAMPLE_RATE,
+    log_mel_spectrogram,
+    pad_or_trim,
+)
 from data.whisper_tokenizer import WhisperTokenizer
 from zoo.generation.segments import cut_segments
-from zoo.generation.whisper_decode import (DecodingOptions, DecodingResult, audio_features, decode,
-                                           default_tokenizer, detect_language)
+from zoo.generation.whisper_decode import (
+    DecodingOptions,
+    DecodingResult,
+    audio_features,
+    decode,
+    default_tokenizer,
+    detect_language,
+)
 
 AudioInput = str | os.PathLike | np.ndarray | torch.Tensor
 

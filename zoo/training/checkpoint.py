@@ -23,8 +23,15 @@ from typing import IO, Any
 import torch
 from torch import nn
 
-from zoo.io import (CheckpointMismatchError, CorruptCheckpointError, atomic_torch_save, atomic_write,
-                    atomic_write_text, check_state_dict, load_torch_checkpoint)
+from zoo.io import (
+    CheckpointMismatchError,
+    CorruptCheckpointError,
+    atomic_torch_save,
+    atomic_write,
+    atomic_write_text,
+    check_state_dict,
+    load_torch_checkpoint,
+)
 from zoo.training.config import TrainConfig
 from zoo.training.distributed import DistContext
 

@@ -60,13 +60,28 @@ from torch.nn.parallel import DistributedDataParallel
 
 from backbones.transformer import set_grad_checkpointing
 from zoo.io import CorruptCheckpointError, atomic_write_text
-from zoo.training.batches import (LOSS_WEIGHT, Batch, BatchStreamLike, LossOutput, autocast_for, count_batch,
-                                  move_to_device, split_loss)
-from zoo.training.checkpoint import (MetricsLog, loop_state, plot_losses, preserved_rng, resume_training, rng_state,
-                                     save_training_state, seed_everything)
+from zoo.training.batches import (
+    LOSS_WEIGHT,
+    Batch,
+    BatchStreamLike,
+    LossOutput,
+    autocast_for,
+    count_batch,
+    move_to_device,
+    split_loss,
+)
+from zoo.training.checkpoint import (
+    MetricsLog,
+    loop_state,
+    plot_losses,
+    preserved_rng,
+    resume_training,
+    rng_state,
+    save_training_state,
+    seed_everything,
+)
 from zoo.training.config import TrainConfig, TrainResult
-from zoo.training.distributed import (DistContext, distributed_context, gather_to_main, max_over_ranks,
-                                      mean_over_ranks)
+from zoo.training.distributed import DistContext, distributed_context, gather_to_main, max_over_ranks, mean_over_ranks
 from zoo.training.schedule import WarmupCosine, param_groups
 from zoo.training.sharded import SHARDED_NAME, can_rebuild, plain_model, save_sharded, shard
 

@@ -12,7 +12,6 @@ import torch
 from torch import nn
 
 from heads.classification import ClassifierHead
-from heads.lm import CausalLMHead
 from heads.mlm import MLMHead
 from zoo.training.batches import LOSS_WEIGHT
 
