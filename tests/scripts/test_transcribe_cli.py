@@ -1,5 +1,5 @@
-"""scripts/transcribe.py: openai-whisper's flags in both spellings, audio collection, --model dispatch, and a
-run with a stub in place of zoo.transcribe (the CLI tested without a model)."""
+"""zoo transcribe (zoo/cli/transcribe.py, scripts/transcribe.py): openai-whisper's flags in both spellings, audio
+collection, --model dispatch, and a run with a stub in place of zoo.transcribe (the CLI tested without a model)."""
 import json
 
 import numpy as np
@@ -8,9 +8,12 @@ import torch
 
 import zoo
 from tests.helpers import load_script
+from zoo.cli import transcribe as script
 from zoo.generation.transcripts import FORMATS, render
 
-script = load_script("transcribe")
+
+def test_the_script_is_the_subcommand():
+    assert load_script("transcribe").main is script.main
 
 SPELLINGS = [  # (openai-whisper's flag = the attribute, value, parsed)
     ("beam_size", "3", 3), ("best_of", "None", None), ("patience", "2.0", 2.0), ("output_dir", "out", "out"),
@@ -71,7 +74,7 @@ def test_model_dispatch(tmp_path, monkeypatch):
         model = script.load_model(parse("--model", source, "--device", "cpu", "--dtype", "bf16"))
         assert not model.training and model.weight.dtype == torch.bfloat16
     assert calls == [("preset", "whisper_micro"), ("directory", str(tmp_path / "hf")), ("whisper", str(checkpoint))]
-    for bad, message in (("gpt_tiny", "not a Whisper one"), ("no_such_model", "neither"),
+    for bad, message in (("gpt_tiny", "not a whisper one"), ("no_such_model", "neither"),
                          (str(tmp_path / "hf" / "config.json"), ".pt")):
         with pytest.raises(SystemExit, match=message):
             script.model_kind(bad)

@@ -1,0 +1,75 @@
+"""The `zoo` command: `zoo SUBCOMMAND [options]`, one subcommand per job of the scripts.
+
+Each subcommand is a module with `main(argv)`; `zoo SUBCOMMAND --help` shows its options and their defaults.
+The training subcommands for text, vision and vision-language and the benchmarks run the repository's scripts
+(scripts/train_text.py, ...): they need a checkout, and say so in one line without one.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from zoo.cli.common import run
+
+# name -> (module with main(argv), or "scripts/<file>" in the repository; one line of help)
+COMMANDS = {
+    "generate": ("zoo.cli.generate", "text from a decoder (GPT, LLaMA): sampling, beams, speculative, tokens/s"),
+    "chat": ("zoo.cli.chat", "ask a LLaVA about an image, streaming its answers"),
+    "transcribe": ("zoo.cli.transcribe", "Whisper transcripts (txt vtt srt tsv json), openai-whisper's flags"),
+    "export": ("zoo.cli.export", "torch.export (.pt2) and ONNX with dynamic axes, checked against eager"),
+    "train-text": ("scripts/train_text.py", "train GPT / LLaMA (causal LM), BERT (masked LM, classification)"),
+    "train-vision": ("scripts/train_vision.py", "train or fine-tune a ViT image classifier"),
+    "train-audio": ("zoo.cli.train_audio", "train keyword spotting (AST) or speech recognition (Whisper)"),
+    "train-multimodal": ("scripts/train_multimodal.py", "train a LLaVA in its two stages on shape scenes"),
+    "search": ("scripts/search.py", "semantic search over sentences with a sentence-embedding model"),
+    "bench": ("scripts/benchmark.py", "the benchmark tables (bench/, not installed: needs a checkout)"),
+}
+REPOSITORY = Path(__file__).resolve().parents[2]  # the checkout, where zoo is installed from one (pip -e)
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
+    return ("usage: zoo SUBCOMMAND [options]   (zoo SUBCOMMAND --help: its options and defaults)\n\n"
+            "Text, vision and audio Transformers on one block library.\n\nsubcommands:\n" + "\n".join(lines))
+
+
+def script_main(name: str, relative: str):
+    """scripts/<file>'s main, loaded from the checkout; None where there is no checkout (an installed zoo)."""
+    path = REPOSITORY / relative
+    if not path.is_file():
+        return None
+    if str(REPOSITORY) not in sys.path:
+        sys.path.insert(0, str(REPOSITORY))  # the scripts import bench/, which sits beside zoo/
+    spec = importlib.util.spec_from_file_location(f"zoo_script_{name.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if argv else 2
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"zoo: unknown subcommand {name!r}; expected one of {', '.join(COMMANDS)} (zoo --help)",
+              file=sys.stderr)
+        return 2
+    target = COMMANDS[name][0]
+    if target.startswith("scripts/"):
+        command = script_main(name, target)
+        if command is None:
+            print(f"zoo {name} runs {target} from a repository checkout, and this zoo is installed without one",
+                  file=sys.stderr)
+            return 2
+    else:
+        command = importlib.import_module(target).main
+    return run(command, rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

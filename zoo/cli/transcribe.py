@@ -1,0 +1,216 @@
+"""Transcribe (or translate) audio files with a Whisper model into txt, vtt, srt, tsv and json files.
+
+    zoo transcribe talk.flac --model path/to/tiny.pt --language en --output_dir out
+    zoo transcribe recordings/ --model path/to/hf_whisper --output-format srt --beam-size 5
+    zoo transcribe talk.flac --model path/to/faster-whisper-base   # a CTranslate2 directory
+    zoo transcribe a.wav b.wav --model whisper_tiny --batch-size 2   # preset: random weights
+
+openai-whisper's `whisper` command, on zoo.transcribe: the flags it shares take openai-whisper's names,
+defaults and value syntax (--beam_size None, --condition_on_previous_text False), in either spelling
+(--beam_size or --beam-size). --model is a preset name (random weights, for trying the pipeline), an HF,
+CTranslate2 (faster-whisper) or save_pretrained directory, or an openai-whisper .pt checkpoint
+(zoo.cli.models); one that does not exist or fails to load is named in one line. A directory argument stands for the
+audio files directly inside it (wav flac ogg mp3 m4a opus aiff). Outputs are named after each audio file
+(talk.flac -> out/talk.srt). --batch-size > 1 decodes that many files together. A file that fails is
+reported and skipped, as openai-whisper does; the exit status is then 1.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+import zoo
+from data.whisper_tokenizer import LANGUAGES, TO_LANGUAGE_CODE
+from zoo.cli.common import METAVARS, add_runtime_arguments, apply_threads, parser, place
+from zoo.cli.common import flag as dashed_flag
+from zoo.cli.models import LOADERS, create_preset
+from zoo.cli.models import load_model as load_any_model
+from zoo.cli.models import model_kind as any_model_kind
+from zoo.generation.transcripts import FORMATS, clashing_outputs, collect_audio_files, format_timestamp, write_result
+
+__all__ = ["LOADERS", "create_preset", "load_model", "main", "model_kind", "parse_args", "temperatures",
+           "transcribe_options"]
+
+
+def str2bool(text: str) -> bool:
+    """openai-whisper's booleans: exactly "True" or "False"."""
+    if text not in ("True", "False"):
+        raise argparse.ArgumentTypeError(f"expected True or False, got {text!r}")
+    return text == "True"
+
+
+def optional_int(text: str) -> int | None:
+    return None if text == "None" else int(text)
+
+
+def optional_float(text: str) -> float | None:
+    return None if text == "None" else float(text)
+
+
+def language_code(text: str) -> str | None:
+    """A language code or name (any case) -> its code; "None" detects the language."""
+    if text == "None":
+        return None
+    code = TO_LANGUAGE_CODE.get(text.lower(), text.lower())
+    if code not in LANGUAGES:
+        raise argparse.ArgumentTypeError(f"unknown language {text!r}: expected a code ({', '.join(LANGUAGES)}) "
+                                         "or a language name")
+    return code
+
+
+METAVARS = {**METAVARS, str2bool: "True|False", optional_int: "INT|None", optional_float: "FLOAT|None",
+            language_code: "LANG"}
+
+
+def flag(p, name: str, *short: str, **kwargs) -> None:
+    """--name-with-hyphens and openai-whisper's --name_with_underscores for one option."""
+    if kwargs.get("action") is None and "choices" not in kwargs:
+        kwargs.setdefault("metavar", METAVARS.get(kwargs.get("type"), "TEXT"))
+    dashed_flag(p, name, *short, **kwargs)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = parser("transcribe", __doc__)
+    p.add_argument("audio", nargs="+", help="audio files, or directories of them")
+    flag(p, "model", required=True, metavar="MODEL",
+         help="preset, HF, CTranslate2 or save_pretrained directory, or .pt file")
+    flag(p, "output_dir", "-o", default=".", metavar="DIR", help="directory to write the transcripts into")
+    flag(p, "output_format", "-f", default="all", choices=[*FORMATS, "all"])
+    flag(p, "verbose", type=str2bool, default=True, help="print each segment as its file is done")
+    flag(p, "task", default="transcribe", choices=["transcribe", "translate"])
+    flag(p, "language", type=language_code, default=None, help="code or name; default: detect it")
+    flag(p, "temperature", type=float, default=0.0)
+    flag(p, "best_of", type=optional_int, default=5, help="candidates when sampling (temperature > 0)")
+    flag(p, "beam_size", type=optional_int, default=5, help="beams when temperature is 0 (None: greedy)")
+    flag(p, "patience", type=float, default=None, help="beam search patience (default 1.0)")
+    flag(p, "initial_prompt", default=None, help="text to prompt the first window with")
+    flag(p, "condition_on_previous_text", type=str2bool, default=True)
+    flag(p, "temperature_increment_on_fallback", type=optional_float, default=0.2,
+         help="temperature step when a window fails the thresholds below (None: no fallback)")
+    flag(p, "compression_ratio_threshold", type=optional_float, default=2.4)
+    flag(p, "logprob_threshold", type=optional_float, default=-1.0)
+    flag(p, "no_speech_threshold", type=optional_float, default=0.6)
+    g = p.add_argument_group("zoo")
+    flag(g, "batch_size", type=int, default=1, help="files decoded together")
+    flag(g, "compile", action="store_true", help="decode through torch.compile (the first window compiles)")
+    add_runtime_arguments(p, underscores=True)
+    args = p.parse_args(argv)
+    if args.batch_size < 1:
+        p.error(f"--batch-size must be at least 1, got {args.batch_size}")
+    if args.temperature_increment_on_fallback is not None and args.temperature_increment_on_fallback <= 0:
+        p.error(f"--temperature_increment_on_fallback must be positive or None, got "
+                f"{args.temperature_increment_on_fallback}")
+    return args
+
+
+def temperatures(start: float, increment: float | None) -> tuple[float, ...]:
+    """openai-whisper's fallback schedule: start, start + increment, ... up to 1.0 (just start without one)."""
+    if increment is None:
+        return (start,)
+    return tuple(float(t) for t in np.arange(start, 1.0 + 1e-6, increment))
+
+
+def model_kind(source: str) -> str:
+    """What --model names (zoo.cli.models.model_kind, Whisper models only): "preset", "directory" or "whisper"."""
+    return any_model_kind(source, ("whisper",))
+
+
+def load_model(args: argparse.Namespace) -> torch.nn.Module:
+    """--model (zoo.cli.models.load_model), on --device in --dtype."""
+    return place(load_any_model(args.model, ("whisper",)), args)
+
+
+def transcribe_options(args: argparse.Namespace) -> dict:
+    """zoo.transcribe's keyword options (openai-whisper's names) from the parsed flags."""
+    options = dict(task=args.task, language=args.language,
+                   temperature=temperatures(args.temperature, args.temperature_increment_on_fallback),
+                   best_of=args.best_of, beam_size=args.beam_size, patience=args.patience,
+                   initial_prompt=args.initial_prompt, condition_on_previous_text=args.condition_on_previous_text,
+                   compression_ratio_threshold=args.compression_ratio_threshold,
+                   logprob_threshold=args.logprob_threshold, no_speech_threshold=args.no_speech_threshold)
+    if args.compile:
+        options["compile"] = True
+    return options
+
+
+def get_transcribe():
+    """zoo.transcribe, looked up at run time, with a clear exit where this checkout lacks it."""
+    transcribe = getattr(zoo, "transcribe", None)
+    if transcribe is None:
+        raise SystemExit("zoo.transcribe is not available in this checkout (zoo/generation/transcribe.py); "
+                         "this script writes its results and cannot run without it")
+    return transcribe
+
+
+def print_result(path: Path, result: dict) -> None:
+    tqdm.write(f"{path} ({result.get('language')}):")
+    for segment in result["segments"]:
+        tqdm.write(f"[{format_timestamp(segment['start'])} --> {format_timestamp(segment['end'])}] "
+                   f"{segment['text'].strip()}")
+
+
+def report_failure(audio: list[Path], error: Exception) -> None:
+    traceback.print_exc()
+    tqdm.write(f"Skipping {', '.join(map(str, audio))} due to {type(error).__name__}: {error}", file=sys.stderr)
+
+
+def transcribe_batch(transcribe, model, batch: list[Path], options: dict) -> list[dict]:
+    """One file as a path (openai-whisper's call), several as a list (decoded together): a result per file."""
+    if len(batch) == 1:
+        return [transcribe(model, str(batch[0]), **options)]
+    results = transcribe(model, [str(f) for f in batch], **options)
+    if not isinstance(results, list) or len(results) != len(batch):
+        raise ValueError(f"zoo.transcribe returned {type(results).__name__} for a list of {len(batch)} audio "
+                         "files; expected a list of as many result dicts")
+    return results
+
+
+def run(transcribe, model, files: list[Path], args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
+    """Transcribe `files` in batches and write each result; returns (files written, audio files skipped).
+    A batch that fails, or a result that cannot be written, is reported and skipped (openai-whisper's CLI
+    goes on to the next file too)."""
+    options, written, skipped = transcribe_options(args), [], []
+    with tqdm(total=len(files), unit="file", desc="transcribing") as bar:
+        for first in range(0, len(files), args.batch_size):
+            batch = files[first:first + args.batch_size]
+            try:
+                results = transcribe_batch(transcribe, model, batch, options)
+            except Exception as error:  # noqa: BLE001
+                report_failure(batch, error)
+                results, skipped = [], skipped + batch
+            for path, result in zip(batch, results):
+                try:
+                    written += write_result(result, path, args.output_dir, args.output_format)
+                except Exception as error:  # noqa: BLE001
+                    report_failure([path], error)
+                    skipped.append(path)
+                    continue
+                if args.verbose:
+                    print_result(path, result)
+            bar.update(len(batch))
+    return written, skipped
+
+
+def main(argv=None) -> list[Path]:
+    """Returns the transcript files written; exits with status 1 after writing if any audio file failed."""
+    args = parse_args(argv)
+    try:
+        files = collect_audio_files(args.audio)
+    except (FileNotFoundError, ValueError) as error:
+        raise SystemExit(str(error)) from None
+    clashes = clashing_outputs(files)
+    if clashes:
+        raise SystemExit(f"these files would write the same transcripts in {args.output_dir!r}: {clashes}")
+    transcribe = get_transcribe()
+    apply_threads(args)
+    model = load_model(args)
+    written, skipped = run(transcribe, model, files, args)
+    if skipped:
+        raise SystemExit(f"{len(skipped)} of {len(files)} audio files failed: {', '.join(map(str, skipped))}")
+    return written
