@@ -22,4 +22,5 @@ setup(
     python_requires=">=3.10",
     install_requires=requirements("requirements.txt"),
     extras_require={"test": requirements("requirements-test.txt")},
+    entry_points={"console_scripts": ["zoo = zoo.cli.main:main"]},
 )

@@ -1,4 +1,5 @@
-"""scripts/chat.py on a model saved by a one-step train_multimodal.py run: it answers, streams, and a conversation
+"""zoo chat (zoo/cli/chat.py, scripts/chat.py) on a model saved by a one-step train_multimodal.py run: it answers,
+streams, and a conversation
 keeps its KV cache across turns (the image encoded once) with the answers a full recompute gives."""
 import io
 import sys
@@ -7,10 +8,10 @@ import pytest
 import torch
 
 from tests.helpers import load_script
+from zoo.cli import chat
 from zoo.generation import GenerationConfig
 from zoo.llava import Llava
 
-chat = load_script("chat")
 train_multimodal = load_script("train_multimodal")
 
 
@@ -78,3 +79,15 @@ def test_a_full_cache_starts_again_from_the_image(model_dir, encodes):
             "".join(conversation.ask("what colour is the circle?"))
     conversation.close()
     assert conversation.restarts >= 1 and len(encodes) == 1 + conversation.restarts
+
+
+def test_the_model_is_required_and_named_when_missing(tmp_path, capsys):
+    assert load_script("chat").main is chat.main
+    with pytest.raises(SystemExit):
+        chat.parse_args(["scene:val:0", "a question"])
+    assert "--model" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="does not exist") as missing:
+        chat.main(["scene:val:0", "a question", "--model", str(tmp_path / "vl" / "model")])
+    assert missing.value.code == 2
+    with pytest.raises(SystemExit, match="is a preset: chat needs a trained LLaVA's directory"):
+        chat.main(["scene:val:0", "a question", "--model", "llava_tiny"])

@@ -46,7 +46,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
     def _format_action(self, action: argparse.Action) -> str:
         shown = action.option_strings and action.help is not argparse.SUPPRESS
-        if shown and action.default not in (None, False, argparse.SUPPRESS) and "%(default)" not in (action.help or ""):
+        shown = shown and "%(default)" not in (action.help or "")
+        if shown and not any(action.default is none for none in (None, False, argparse.SUPPRESS)):
             action = copy.copy(action)
             action.help = f"{action.help or ''} (default: %(default)s)".lstrip()
         return super()._format_action(action)
