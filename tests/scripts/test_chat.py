@@ -1,6 +1,6 @@
 """zoo chat (zoo/cli/chat.py, scripts/chat.py) on a model saved by a one-step train_multimodal.py run: it answers,
-streams, and a conversation
-keeps its KV cache across turns (the image encoded once) with the answers a full recompute gives."""
+streams, and a conversation keeps its KV cache across turns (the image encoded once) with the answers a full
+recompute gives."""
 import io
 import sys
 
