@@ -14,7 +14,7 @@ modules as ratios, never as timed tests.
     references   reference_pair, timm_pair, check_close: the other side, on the same weights
     machine      machine, cpu_seconds, others_share
     report       table, ratio_cells, machine_line: the Markdown (and recording(): the tables as data)
-    document     BENCHMARKS.md's machine blocks and the CSV files beside it (--write-benchmarks, make bench)
+    document     each machine's full tables in benchmarks/<machine>/ (README.md, CSV; make bench)
     config, cli  the sections' runtime options; the generation flags both scripts take
     ceilings     the machine's matmul peaks and memory bandwidths, which MFU and the bounds are read against
     flops        analytic forward FLOPs of every family, from the config

@@ -1,11 +1,11 @@
-"""BENCHMARKS.md and the CSV files beside it, written from one benchmark run (scripts/benchmark.py
---write-benchmarks; `make bench`).
+"""Each machine's benchmark tables, written from one benchmark run (scripts/benchmark.py --write-benchmarks;
+`make bench`).
 
     run = Capture()
     with run.timed("forward"):
         rows = forward.run(...)
     print(run.render("forward", lambda: forward.report(rows, config)))   # the Markdown, as printed
-    write(run.sections, machine(), command=..., benchmarks_file="BENCHMARKS.md", benchmarks_dir="benchmarks")
+    write(run.sections, machine(), command=..., benchmarks_dir="benchmarks")
 
 Each machine (named by a slug from its CPU model, core count and bf16 tier, e.g. intel-xeon-2c-amx) keeps its tables in
 benchmarks/<slug>/:
@@ -14,18 +14,18 @@ benchmarks/<slug>/:
     <section>.md      the section's Markdown as it printed it (headings one level down)
     <section>.csv     its table (<section>-1.csv, <section>-2.csv, ... where it prints several), one row per
                       row, the cells as printed less Markdown emphasis (**)
+    README.md         the full tables: one block, between the lines `<!-- bench:begin <slug> -->` and
+                      `<!-- bench:end <slug> -->`, composed from all the sections stored there
 
-and one block of BENCHMARKS.md, between the lines `<!-- bench:begin <slug> -->` and `<!-- bench:end <slug> -->`,
-composed from all the sections stored there: a run replaces the sections it ran and keeps the machine's
-others. Everything outside the markers (the hand-written analysis, other machines' blocks) is kept byte for
-byte; a machine without a block gets one at the end of the file.
+A run replaces the sections it ran and keeps the machine's others. Everything in README.md outside the markers
+(hand-written notes on earlier runs) is kept byte for byte; a README without a block gets one at its end.
+BENCHMARKS.md at the repository root is the hand-written summary that links these folders: no run writes it.
 """
 from __future__ import annotations
 
 import csv
 import datetime
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -132,7 +132,7 @@ def demoted(text: str) -> str:
     return "\n".join(lines)
 
 
-def section_markdown(name: str, entry: dict, link: str, body: str) -> str:
+def section_markdown(name: str, entry: dict, body: str) -> str:
     """A stored section: its heading, the command and conditions it ran under, its CSV files, then `body`
     (its stored Markdown)."""
     facts = [f"`{entry['command']}`", f"measured {entry['date']}", f"torch threads {entry['threads']}"]
@@ -140,7 +140,7 @@ def section_markdown(name: str, entry: dict, link: str, body: str) -> str:
         facts.append(f"{entry['wall_s']:.0f} s")
     if entry.get("others_share") is not None:
         facts.append(f"other processes used {entry['others_share']:.0%} of the CPUs meanwhile")
-    files = ", ".join(f"[{c['file']}]({link}/{c['file']})" for c in entry["csv"])
+    files = ", ".join(f"[{c['file']}]({c['file']})" for c in entry["csv"])
     lines = [f"### {name}", "", "; ".join(facts) + "."]
     if files:
         lines += ["", f"CSV: {files}"]
@@ -149,13 +149,13 @@ def section_markdown(name: str, entry: dict, link: str, body: str) -> str:
     return "\n".join(lines + ["", body.strip("\n")]) + "\n"
 
 
-def heading(index: dict, link: str) -> str:
+def heading(index: dict) -> str:
     """The machine's heading: CPU, cores, ISA, library versions, the last run's date and the measured peaks."""
     m = index["machine"]
     versions = ", ".join(f"{lib} {m.get(lib) or 'not installed'}" for lib in ("torch", "transformers", "timm"))
     lines = [f"## {m['cpu']}, {m['cores']} cores ({m['isa']})", "",
              f"{versions}, Python {m['python']}; last run {index['updated']}. Each section below names the command "
-             f"that produced it; the tables are also in `{link}/` as CSV (`make bench` writes this block).", ""]
+             f"that produced it; the tables are also in this folder as CSV (`make bench` writes this block).", ""]
     found = index.get("peaks")
     if found:
         figures = ", ".join(f"{label} **{p['median']:.1f}** {p['unit']}" for label, p in found["figures"].items())
@@ -172,12 +172,12 @@ def ordered(names: Iterable[str], order: list[str]) -> list[str]:
     return [n for n in order if n in names] + sorted(names - set(order))
 
 
-def compose(slug: str, index: dict, folder: Path, link: str, order: list[str]) -> str:
+def compose(slug: str, index: dict, folder: Path, order: list[str]) -> str:
     """The machine's block, markers included: the heading, then every stored section in `order`."""
-    parts = [f"<!-- bench:begin {slug} -->", heading(index, link)]
+    parts = [f"<!-- bench:begin {slug} -->", heading(index)]
     for name in ordered(index["sections"], order):
         body = (folder / f"{name}.md").read_text(encoding="utf-8")
-        parts.append(section_markdown(name, index["sections"][name], link, body))
+        parts.append(section_markdown(name, index["sections"][name], body))
     return "\n".join(parts + [f"<!-- bench:end {slug} -->"])
 
 
@@ -215,15 +215,16 @@ def store(section: Section, folder: Path, base: dict) -> dict:
     return entry
 
 
-def write(sections: Iterable[Section], machine: dict, *, command: str, benchmarks_file: str | Path,
-          benchmarks_dir: str | Path, slug: str | None = None, ceilings: dict | None = None,
-          order: list[str] = (), date: str | None = None) -> Path:
+def write(sections: Iterable[Section], machine: dict, *, command: str, benchmarks_dir: str | Path,
+          slug: str | None = None, ceilings: dict | None = None, order: list[str] = (),
+          date: str | None = None) -> Path:
     """Stores each section's CSV files and Markdown under benchmarks_dir/<slug>/ (slug: machine_slug(machine)
-    unless given) and rebuilds that machine's block of benchmarks_file from every section stored there, in
+    unless given) and rebuilds that machine's block of its README.md there from every section stored, in
     `order`; `ceilings` (a ceilings.run() result, where that section ran) gives the heading's peaks.
     Returns the folder."""
     slug = slug or machine_slug(machine)
-    path, folder = Path(benchmarks_file), Path(benchmarks_dir) / slug
+    folder = Path(benchmarks_dir) / slug
+    path = folder / "README.md"
     document = ""
     if path.exists():
         with open(path, encoding="utf-8", newline="") as f:  # (newline="": \r\n outside the block stays \r\n)
@@ -233,7 +234,6 @@ def write(sections: Iterable[Section], machine: dict, *, command: str, benchmark
     date = date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     index_path = folder / "index.json"
     index = json.loads(index_path.read_text(encoding="utf-8")) if index_path.exists() else {"sections": {}}
-    link = Path(os.path.relpath(folder.resolve(), path.resolve().parent)).as_posix()  # for the CSV links
     base = {"command": command, "date": date, "threads": machine["threads"]}
     for section in sections:
         index["sections"][section.name] = store(section, folder, base)
@@ -242,5 +242,5 @@ def write(sections: Iterable[Section], machine: dict, *, command: str, benchmark
     index.update(slug=slug, machine=machine, updated=date)
     index_path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(splice(document, slug, compose(slug, index, folder, link, list(order))))
+        f.write(splice(document, slug, compose(slug, index, folder, list(order))))
     return folder

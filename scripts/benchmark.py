@@ -29,17 +29,18 @@ those kernels alone, so a target above the ceiling is out of reach by design.
                                                    # others stay as stored; a --spec-dir keeps the trained models
 
 Prints Markdown tables. With --write-benchmarks it also stores them under benchmarks/<machine>/ (each
-section's Markdown, and a CSV per table) and rewrites that machine's block of BENCHMARKS.md, between its
-`<!-- bench:begin <machine> -->` and `<!-- bench:end <machine> -->` lines, from every section stored for it:
+section's Markdown, and a CSV per table) and rewrites the block of benchmarks/<machine>/README.md between its
+`<!-- bench:begin <machine> -->` and `<!-- bench:end <machine> -->` lines from every section stored for it:
 a run replaces the sections it ran and keeps the others; text outside the block stays as written
-(bench/document.py). The sections are bench/ (ceilings: the machine's matmul and memory-bandwidth
-figures; models: every preset's parameters, FLOPs and, up to 150M parameters, throughput per backend and dtype
-against its reference with MFU; attention: attend() per backend from 512 to 16k tokens; forward, train,
-learning, recipes (each training script's make-demo run: its headline figure and wall time), vision, ast,
-llava, generation/ (decoding; and speculative, its own section here: a trained draft and target per family,
-each family's result kept in benchmarks/<machine>/speculative.json so that a run of one family keeps the
-others), whisper, scale); this script parses the flags, runs them and prints
-their tables. --device cuda runs the models and attention sections on a GPU (the xformers column appears).
+(bench/document.py); BENCHMARKS.md, the summary that links those folders, is written by hand. The sections
+are bench/ (ceilings: the machine's matmul and memory-bandwidth figures; models: every preset's parameters,
+FLOPs and, up to 150M parameters, throughput per backend and dtype against its reference with MFU; attention:
+attend() per backend from 512 to 16k tokens; forward, train, learning, recipes (each training script's
+make-demo run: its headline figure and wall time), vision, ast, llava, generation/ (decoding; and speculative, its
+own section here: a trained draft and target per family, each family's result kept in
+benchmarks/<machine>/speculative.json so that a run of one family keeps the others), whisper, scale); this
+script parses the flags, runs them and prints their tables. --device cuda runs the models and attention
+sections on a GPU (the xformers column appears).
 """
 from __future__ import annotations
 
@@ -47,7 +48,6 @@ import argparse
 import dataclasses
 import datetime
 import json
-import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -98,9 +98,8 @@ QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
          "whisper_long_s": 45, "whisper_transcribe_repeats": 1}
-# Flags that say only where results go, and whether each takes a value: left out of the command BENCHMARKS.md shows.
-OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-file": True, "--benchmarks-dir": True,
-                "--machine-slug": True}
+# Flags that say only where results go, and whether each takes a value: left out of the command the tables show.
+OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-dir": True, "--machine-slug": True}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -160,12 +159,10 @@ def add_whisper_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_document_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("BENCHMARKS.md (make bench)")
+    g = p.add_argument_group("benchmarks/<machine>/ (make bench)")
     g.add_argument("--write-benchmarks", action="store_true",
                    help="store the tables this run prints under --benchmarks-dir/<machine>/ (Markdown, and a CSV per "
-                        "table) and rebuild this machine's block of --benchmarks-file from every section stored there")
-    g.add_argument("--benchmarks-file", default=str(ROOT / "BENCHMARKS.md"),
-                   help="the Markdown file whose machine block is rewritten (default: BENCHMARKS.md in the repository)")
+                        "table) and rebuild the block of its README.md from every section stored there")
     g.add_argument("--benchmarks-dir", default=str(ROOT / "benchmarks"),
                    help="where each machine's tables are stored (default: benchmarks/ in the repository)")
     g.add_argument("--machine-slug", help="the machine's folder and marker name (default: from the CPU model and core "
@@ -238,8 +235,7 @@ def attention_render(args: argparse.Namespace, results: dict, rows: list[dict]) 
     folder = machine_folder(args, results)
     folder.mkdir(parents=True, exist_ok=True)
     attention.plot(rows, str(folder / "attention.png"))
-    link = Path(os.path.relpath(folder.resolve(), Path(args.benchmarks_file).resolve().parent)).as_posix()
-    return text + f"\n\nLog-log plot: [attention.png]({link}/attention.png)\n"
+    return text + "\n\nLog-log plot: [attention.png](attention.png)\n"  # beside the README that shows it
 
 
 def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
@@ -335,9 +331,9 @@ def main(argv=None) -> dict:
     write_json(args.json, results)
     if args.write_benchmarks:
         folder = write(run.sections.values(), results["machine"], command=command_line(argv),
-                       benchmarks_file=args.benchmarks_file, benchmarks_dir=args.benchmarks_dir,
-                       slug=args.machine_slug, ceilings=results.get("ceilings"), order=SECTIONS)
-        print(f"\nWrote the {', '.join(run.sections)} tables to {folder} and {args.benchmarks_file}")
+                       benchmarks_dir=args.benchmarks_dir, slug=args.machine_slug,
+                       ceilings=results.get("ceilings"), order=SECTIONS)
+        print(f"\nWrote the {', '.join(run.sections)} tables to {folder} (README.md and CSV)")
     return results
 
 

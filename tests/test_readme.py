@@ -1,16 +1,18 @@
-"""Every ```python block in README.md runs, so the documented API cannot drift from the code.
+"""Every ```python block in README.md and in the guides under docs/ runs, so the documented API cannot drift
+from the code.
 
-The rules the README is written to:
+The rules the README and the guides are written to:
 
 - Each block runs on its own: in a fresh namespace (no names from earlier blocks), with the repository
   root as working directory, one test per block. A block imports what it uses and builds its own inputs.
 - Blocks use tiny presets and small inputs: each must finish within BLOCK_TIMEOUT_S on a busy 2-core CPU.
 - A block that cannot run here (it needs a GPU, a downloaded checkpoint, minutes of compute) is marked on
-  the line just before its fence with `<!-- readme-test: skip (the reason) -->`; the test is skipped with
-  that reason. Any other `readme-test:` comment there is an error, so a typo cannot silently skip a block.
+  the line just before its fence with `<!-- doc-test: skip (the reason) -->` (or the older spelling
+  `<!-- readme-test: skip (the reason) -->`); the test is skipped with that reason. Any other `doc-test:` or
+  `readme-test:` comment there is an error, so a typo cannot silently skip a block.
 - Only fences opened exactly with ```python count; ```bash, ``` and other blocks are not run.
 
-Tracebacks point at README.md's own line numbers.
+Tracebacks point at the Markdown file's own line numbers.
 """
 from __future__ import annotations
 
@@ -27,26 +29,28 @@ import torch
 from tests.helpers import ROOT
 
 README = ROOT / "README.md"
+DOCS = [README, *sorted((ROOT / "docs").rglob("*.md"))]  # the guides and the dated notes
 BLOCK_TIMEOUT_S = 120
-SKIP = re.compile(r"<!--\s*readme-test:\s*skip\s*\((?P<reason>.+)\)\s*-->")
-MARKER = re.compile(r"<!--\s*readme-test:")
+SKIP = re.compile(r"<!--\s*(?:doc|readme)-test:\s*skip\s*\((?P<reason>.+)\)\s*-->")
+MARKER = re.compile(r"<!--\s*(?:doc|readme)-test:")
 
 
 @dataclass(frozen=True)
 class Block:
     index: int
-    line: int  # 1-based line of the first code line in README.md
+    line: int  # 1-based line of the first code line in its file
     code: str
-    marker: str | None  # the comment on the line before the fence, if it is a readme-test one
+    marker: str | None  # the comment on the line before the fence, if it is a doc-test / readme-test one
+    path: Path = README
 
     @property
     def id(self) -> str:
         first = next((s.strip() for s in self.code.splitlines() if s.strip()), "")
-        return f"{self.index}-L{self.line}-{first[:40]}"
+        return f"{self.path.relative_to(ROOT).as_posix()}-{self.index}-L{self.line}-{first[:40]}"
 
 
-def python_blocks(text: str) -> list[Block]:
-    """The ```python blocks of a Markdown text, in order."""
+def python_blocks(text: str, path: Path = README) -> list[Block]:
+    """The ```python blocks of a Markdown text (the file at `path`), in order."""
     lines, blocks, i = text.splitlines(), [], 0
     while i < len(lines):
         fence = lines[i].strip()
@@ -55,31 +59,32 @@ def python_blocks(text: str) -> list[Block]:
             continue
         end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "```"), None)
         if end is None:
-            raise ValueError(f"README.md:{i + 1}: code fence never closed")
+            raise ValueError(f"{path.name}:{i + 1}: code fence never closed")
         if fence == "```python":
             before = lines[i - 1].strip() if i > 0 else ""
             code = textwrap.dedent("\n".join(lines[i + 1:end]) + "\n")  # a fence may sit in a list item
             blocks.append(Block(len(blocks), i + 2, code,
-                                before if MARKER.match(before) else None))
+                                before if MARKER.match(before) else None, path))
         i = end + 1
     return blocks
 
 
-BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
+BLOCKS = [block for path in DOCS for block in python_blocks(path.read_text(encoding="utf-8"), path)]
 
 
 class BlockTimeout(Exception):
     pass
 
 
-def run_block(block: Block, path: Path = README) -> dict:
-    """Execute one block in a fresh namespace; line numbers in errors are the README's."""
+def run_block(block: Block) -> dict:
+    """Execute one block in a fresh namespace; line numbers in errors are its file's."""
+    path = block.path
     source = "\n" * (block.line - 1) + block.code
     namespace = {"__name__": "__readme__", "__file__": str(path)}
 
     def expire(signum, frame):
         raise BlockTimeout(f"{path.name}:{block.line}: block ran over {BLOCK_TIMEOUT_S} s; "
-                           "use a tinier preset or mark it `<!-- readme-test: skip (reason) -->`")
+                           "use a tinier preset or mark it `<!-- doc-test: skip (reason) -->`")
 
     code = compile(source, str(path), "exec")
     if threading.current_thread() is not threading.main_thread():  # SIGALRM handlers live in the main thread
@@ -96,16 +101,16 @@ def run_block(block: Block, path: Path = README) -> dict:
 
 
 def test_readme_has_python_blocks():
-    assert BLOCKS, "README.md has no ```python blocks: nothing documents the API"
+    assert any(b.path == README for b in BLOCKS), "README.md has no ```python blocks: nothing documents the API"
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
 def test_readme_block_runs(block: Block, monkeypatch):
     if block.marker is not None:
         skip = SKIP.fullmatch(block.marker)
-        assert skip, (f"README.md:{block.line - 1}: {block.marker!r} is not "
-                      "`<!-- readme-test: skip (reason) -->`")
-        pytest.skip(f"README.md:{block.line}: {skip['reason'].strip()}")
+        assert skip, (f"{block.path.name}:{block.line - 1}: {block.marker!r} is not "
+                      "`<!-- doc-test: skip (reason) -->`")
+        pytest.skip(f"{block.path.name}:{block.line}: {skip['reason'].strip()}")
     monkeypatch.chdir(ROOT)
     threads = torch.get_num_threads()
     try:
@@ -140,24 +145,40 @@ plain fence
 ```python
 y = x
 ```
+
+<!-- doc-test: skip (needs a downloaded checkpoint) -->
+```python
+z = 1
+```
 """
 
 
 def test_blocks_are_found_with_their_lines_and_markers():
     blocks = python_blocks(SAMPLE)
     assert [(b.index, b.line, b.code) for b in blocks] == [
-        (0, 4, "x = 1\n"), (1, 13, 'import torch; torch.ones(1, device="cuda")\n'), (2, 21, "y = x\n")]
+        (0, 4, "x = 1\n"), (1, 13, 'import torch; torch.ones(1, device="cuda")\n'), (2, 21, "y = x\n"),
+        (3, 26, "z = 1\n")]
     assert blocks[0].marker is None
     assert SKIP.fullmatch(blocks[1].marker)["reason"] == "needs a GPU (CUDA)"
     assert blocks[2].marker is not None and SKIP.fullmatch(blocks[2].marker) is None  # reported, not run
+    assert SKIP.fullmatch(blocks[3].marker)["reason"] == "needs a downloaded checkpoint"  # the new spelling
     with pytest.raises(ValueError, match="never closed"):
         python_blocks("```python\nx = 1\n")
 
 
 def test_blocks_run_in_fresh_namespaces_and_errors_name_the_readme_line():
-    first, _, last = python_blocks(SAMPLE)
+    first, _, last, _ = python_blocks(SAMPLE)
     assert run_block(first)["x"] == 1
     with pytest.raises(NameError) as info:
         run_block(last)  # `x` from the first block is not visible
     frame = info.traceback[-1]
     assert Path(frame.path) == README and frame.lineno + 1 == last.line
+
+
+def test_a_guide_block_names_its_own_file():
+    guide = ROOT / "docs" / "guide.md"
+    _, _, last, _ = python_blocks(SAMPLE, guide)
+    assert last.id.startswith("docs/guide.md-2-L21")
+    with pytest.raises(NameError) as info:
+        run_block(last)
+    assert Path(info.traceback[-1].path) == guide
