@@ -17,44 +17,19 @@ Fashion-MNIST / digits items mixed in (--extra digits). Scored by greedy generat
 Model: --model, default llava_scenes (zoo/llava.py): 48-pixel images cut into one 16-pixel patch per scene
 cell, a 4 x 128 LLaMA. By default prompts put the question before the image (data.scenes.PROMPT_FORMAT), so
 the image tokens can read it; --prompt image-first / question-twice change that (stage 2 takes --init's
-prompt_format.json unless told). The tokenizer is a byte-level BPE (data.tokenization's train_bpe, as
-train_text.py and train_audio.py learn theirs) trained on the train split's texts only (captions, questions,
-answers), by stage 1, and carried from there: model/ holds it beside the weights (tokenizer.json), with
-preprocess_config.json for the pixels and prompt_format.json, which is what scripts/chat.py loads. The
-training scenes' pixels are kept once made (ShapeScenes' cache_images: 28 KB a scene).
+prompt_format.json unless told). The tokenizer is a byte-level BPE (data.tokenization's train_bpe) trained on
+the train split's texts only (captions, questions, answers) by stage 1 and carried from there. The training
+scenes' pixels are kept once made (ShapeScenes' cache_images).
 
-The tower: random weights by default (frozen in both stages, as LLaVA's), read at layer 0: a fixed random
-projection of each cell's pixels, layer-normed. A random tower sees enough: a logistic-regression probe on
-its features reads each cell's colour (100%), shape (99%) and size (99.6%) on unseen layouts, at layer 0 as
-at layers 1 and 2. Layer 0 runs no block, so no random attention mixes other cells into a token (it
-measured level with layer -2 at 1000 steps, and is cheaper). The tower's learned position embeddings start at
-std 0.02 against patch features near 0.9, so the cell an image token stands for comes from its place in the
-sequence.
-Or --tower DIR, a ViT trained by scripts/train_vision.py (grey presets get their patch projection repeated
-over RGB / 3, so they see luminance; scenes are resized to the ViT's size). Random stays the default because
-it measured better: after stage 1 (50 steps) and stage 2 (500 steps of 64 questions), a random tower answered
-45% of 200 val questions (colour 65%, shape 62%), the digits ViT (vit_tiny_patch2_8, 300 steps, 92% on
-digits) 37% (colour 38%, shape 27%): the ViTs train_vision.py makes here are grey classifiers at 8 or 28
-pixels, which lose the colours and the shapes' detail, and cost more tokens. The language model starts from
-random weights too (a train_text.py llama would bring a KJV tokenizer and 8x the vocabulary; not measured).
+The tower: random weights by default, frozen in both stages and read at layer 0 (a fixed random projection of
+each cell's pixels, layer-normed); --tower-positions and --tower-filters set its position table and how many
+of its patch filters are grey. Or --tower DIR, a ViT trained by scripts/train_vision.py (grey presets get
+their patch projection repeated over RGB / 3; scenes are resized to the ViT's size). The language model starts
+from random weights. Why these defaults, and the measured recipe: docs/training-recipes.md and
+docs/notes/2026-12-06-vision-language-recipe.md.
 
-The measured run (BENCHMARKS.md, "Learning: shape-scene questions", with what was measured to choose these
-settings), 56 minutes in fp32 on both cores of an AVX2 EPYC:
-
-    python scripts/train_multimodal.py --stage 1 --steps 100 --eval-every 0 --threads 2 --tower-positions sincos \
-        --tower-filters half-grey --out runs/gw1
-    python scripts/train_multimodal.py --stage 2 --init runs/gw1 --steps 12000 --time-budget 55 --scenes 30000 \
-        --eval-every 2000 --threads 2 --out runs/gw2
-
-answered 99.5% of 1000 val questions (relation 97.6%, the other kinds 99.4-100%), 99.4% of 1000 phrasing
-questions and 92.9% of 1000 test questions (held-out colour-shape pairs: colour 78%, as it calls the unseen red
-triangles purple or orange, colours triangles have in training). Relation and which answers are worked ("red
-circle at the top left, blue square at the bottom: yes", data/scene_questions.py): answering a bare yes / no, a
-run stayed at chance, reading one object's cell but not comparing two in one step (summary.json's
-<split>_worked scores each part). --tower-filters half-grey makes half the random tower's patch filters grey
-(one response to a shape whatever its colour): without it the same run read the held-out pairs' shapes at 65%
-(test 78.9%). --kinds picks the question kinds (positions, which and beside are off by default), --prompt
-where the image goes (saved as model/prompt_format.json, which scripts/chat.py follows).
+--kinds picks the question kinds (positions, which and beside are off by default) and --prompt where the image
+goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt
 format; stage 2: accuracy per kind on val, phrasing and test), answers.jsonl (stage 2: each held-out answer)
@@ -229,7 +204,8 @@ def grey_tower_filters(model: Llava, fraction: float = 0.5) -> None:
     """Make the first `fraction` of the tower's patch filters grey: each channel's weights become the mean over
     the channels, times sqrt(channels) (an average of independent draws shrinks by that). A grey filter's
     response to a shape is the same map of its outline whatever the colour, scaled by the colour's contrast
-    with the background, so what is learnt of a shape from one colour holds for the others (BENCHMARKS.md)."""
+    with the background, so what is learnt of a shape from one colour holds for the others
+    (docs/notes/2026-12-06-vision-language-recipe.md)."""
     weight = model.vision_tower.patch_embed.proj.weight  # (D, C, P, P)
     grey = int(weight.shape[0] * fraction)
     with torch.no_grad():
