@@ -6,17 +6,13 @@ of three backends, tried in priority order as xformers' fmha dispatcher does:
 - `xformers`: memory-efficient attention (Rabe & Staats 2021; xformers 0.0.35)
   on CUDA in fp16/bf16. It wants (B, T, H, Dh) and additive biases.
 - `sdpa`: `torch.nn.functional.scaled_dot_product_attention`, which on CPU has
-  a flash-style kernel and on CUDA flash / memory-efficient kernels. Once the
-  zoo operators are loaded (packing a model loads them), two kinds of CPU
-  inputs go to our kernels instead (backbones/inference/attention_kernel.py):
-  decoding shapes in fp32 or bf16 (1-16 query rows over a cache, no mask) to
-  zoo::decode_attention, and more rows in bf16 (no mask or causal) on an
-  AVX512-BF16 CPU without AMX to zoo::bf16_attention (with AMX torch's
-  kernel is the faster and keeps them), with gradients too (our forward,
-  torch's flash backward) where Hkv == H and a causal call has Tq == Tk;
-  `auto` sends bf16 CPU training over up to 256 keys to math instead.
+  a flash-style kernel and on CUDA flash / memory-efficient kernels.
 - `math`: the explicit formula; always available, the test oracle for the
   others, and the only one that can return the attention weights.
+
+More backends can be registered by name (`register_backend`): `pack_for_inference`
+registers `zoo_cpu`, our CPU kernels (backbones/inference/attention_kernel.py), and
+sets it on the attention layers of the model it packs; `auto` never picks one.
 
 Legend: B batch, H query heads, Hkv key/value heads (grouped-query attention:
 Hkv divides H), Tq query tokens, Tk key tokens, Dh head width, D model width.
@@ -25,16 +21,49 @@ aligned bottom-right.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.inference import attention_kernel
 from backbones.masks import combine, ensure_nonempty_rows
 from backbones.modules import set_on_each
 from backbones.precision import InputProjections, cast_for_autocast
 
-BACKENDS = ("xformers", "sdpa", "math")
+BACKENDS = ("xformers", "sdpa", "math")  # built in, in `auto`'s order of preference
+
+
+@dataclass(frozen=True)
+class RegisteredBackend:
+    """A backend outside this file. `why_not(q)`: None if it can serve inputs like q, else the reason.
+    `run(q, k, v, mask, causal, dropout_p, scale)`: the output, or None for inputs its kernels do not
+    take, which then go where `auto` would send them. Masks reach it as every backend sees them: None
+    (with `causal`), or one explicit boolean mask with no empty row and causal False."""
+    why_not: Callable[[torch.Tensor], str | None]
+    run: Callable[..., torch.Tensor | None]
+
+
+_REGISTERED: dict[str, RegisteredBackend] = {}
+
+
+def register_backend(name: str, backend: RegisteredBackend) -> None:
+    """Make `name` a backend that attend(), set_attention_backend and MultiHeadAttention accept."""
+    if name in BACKENDS or name == "auto":
+        raise ValueError(f"{name!r} is a built-in backend name; register another name")
+    _REGISTERED[name] = backend
+
+
+def backend_names() -> tuple[str, ...]:
+    """Every backend attend() accepts besides "auto": the built-in ones, then the registered ones."""
+    return BACKENDS + tuple(_REGISTERED)
+
+
+def _check_backend_name(backend: str) -> None:
+    if backend != "auto" and backend not in backend_names():
+        raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, backend_names()))}; "
+                         f"got {backend!r}")
 
 try:  # xformers is optional at import time: it has no CPU kernels anyway
     import xformers.ops as _xops
@@ -66,6 +95,8 @@ def _why_not(backend: str, q: torch.Tensor, need_weights: bool) -> str | None:
     """None if `backend` can run these inputs, else the reason it cannot."""
     if need_weights and backend != "math":
         return "only math returns attention weights"
+    if backend in _REGISTERED:
+        return _REGISTERED[backend].why_not(q)
     if backend == "xformers":
         if _xops is None:
             return "xformers is not importable"
@@ -78,7 +109,7 @@ def _why_not(backend: str, q: torch.Tensor, need_weights: bool) -> str | None:
 
 def available_backends(q: torch.Tensor, need_weights: bool = False) -> dict[str, str | None]:
     """{backend: None if usable else why not} for inputs like q."""
-    return {name: _why_not(name, q, need_weights) for name in BACKENDS}
+    return {name: _why_not(name, q, need_weights) for name in backend_names()}
 
 
 def _auto_backend(q: torch.Tensor, k: torch.Tensor) -> str:
@@ -97,36 +128,58 @@ def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Ten
            backend: str = "auto") -> torch.Tensor:
     """softmax(q k^T * scale + mask) v. q (B, H, Tq, Dh), k/v (B, Hkv, Tk, Dh) -> (B, H, Tq, Dh).
 
-    backend: "auto" (first that can run the inputs), "xformers", "sdpa" or "math".
+    backend: "auto" (first that can run the inputs), "xformers", "sdpa", "math" or a registered one.
     Forcing a backend that cannot run raises ValueError listing every backend's reason.
     """
     _check_shapes(q, k, v)
+    _check_backend_name(backend)
     if backend == "auto":
         backend = _auto_backend(q, k)
-    elif backend not in BACKENDS:
-        raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, BACKENDS))}; got {backend!r}")
     elif (reason := _why_not(backend, q, False)) is not None:
         reasons = "; ".join(f"{n}: {r or 'ok'}" for n, r in available_backends(q).items())
         raise ValueError(f"attention backend {backend!r} cannot run these inputs ({reason}). Backends: {reasons}")
     scale = q.shape[-1] ** -0.5 if scale is None else scale
+    mask, causal = _one_mask(mask, causal, q.shape[-2], k.shape[-2], q.device)
+    if backend in _REGISTERED:
+        out = _REGISTERED[backend].run(q, k, v, mask, causal, dropout_p, scale)
+        if out is not None:
+            return out
+        backend = _auto_backend(q, k)
     if backend == "xformers":
         return _attend_xformers(q, k, v, mask, causal, dropout_p, scale)
     if backend == "sdpa":
         return _attend_sdpa(q, k, v, mask, causal, dropout_p, scale)
-    return attend_math(q, k, v, mask=mask, causal=causal, dropout_p=dropout_p, scale=scale)[0]
+    return _attend_math(q, k, v, mask, causal, dropout_p, scale)[0]
+
+
+def _one_mask(mask: torch.Tensor | None, causal: bool, tq: int, tk: int,
+              device: torch.device) -> tuple[torch.Tensor | None, bool]:
+    """What every backend receives: no mask (with the causal flag), or one explicit mask, causality folded
+    in and no empty row (ensure_nonempty_rows), with causal False. One query row under bottom-right
+    causality sees every key: nothing to mask."""
+    if causal and tq == 1:
+        causal = False
+    if mask is None:
+        return None, causal
+    return ensure_nonempty_rows(combine(mask, causal, tq, tk, device)), False
 
 
 def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
     """The reference: returns (out (B, H, Tq, Dh), weights (B, H, Tq, Tk))."""
     _check_shapes(q, k, v)
     scale = q.shape[-1] ** -0.5 if scale is None else scale
+    mask, causal = _one_mask(mask, causal, q.shape[-2], k.shape[-2], q.device)
+    return _attend_math(q, k, v, mask, causal, dropout_p, scale)
+
+
+def _attend_math(q, k, v, mask, causal, dropout_p, scale):
     group = q.shape[1] // k.shape[1]
     k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
     v = v.repeat_interleave(group, dim=1)  # (B, H, Tk, Dh)
     scores = (q @ k.transpose(-2, -1)) * scale  # (B, H, Tq, Tk)
     mask = combine(mask, causal, q.shape[-2], k.shape[-2], q.device)
     if mask is not None:
-        scores = scores.masked_fill(~ensure_nonempty_rows(mask), float("-inf"))
+        scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores.float(), dim=-1).to(q.dtype)  # fp32 softmax, as every reference does
     if dropout_p > 0.0:
         weights = F.dropout(weights, p=dropout_p)
@@ -134,21 +187,13 @@ def attend_math(q, k, v, *, mask=None, causal=False, dropout_p=0.0, scale=None):
 
 
 def _attend_sdpa(q, k, v, mask, causal, dropout_p, scale):
-    if attention_kernel.applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
-        return attention_kernel.decode_attention(q, k, v, scale)
-    if attention_kernel.bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16, no AMX
-        return attention_kernel.bf16_attention(q, k, v, scale, causal)
     tq, tk = q.shape[-2], k.shape[-2]
     gqa = q.shape[1] != k.shape[1]
     if mask is None and (not causal or tq == tk):
         # Fast path: no explicit mask; SDPA's top-left causal is right when Tq == Tk.
         return F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p, is_causal=causal,
                                               scale=scale, enable_gqa=gqa)
-    if causal and tq == 1:
-        causal = False  # one new token sees every cached key: nothing to mask
-    mask = combine(mask, causal, tq, tk, q.device)
-    if mask is not None:
-        mask = ensure_nonempty_rows(mask)
+    mask = combine(mask, causal, tq, tk, q.device)  # a chunk after a cache: bottom-right causal, made explicit
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
                                           scale=scale, enable_gqa=gqa)
 
@@ -175,7 +220,6 @@ def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
         else:  # chunk decoded against a cache: causal is bottom-right aligned
             bias = _xbias.LowerTriangularFromBottomRightMask()
     else:
-        mask = ensure_nonempty_rows(combine(mask, causal, tq, tk, q.device))
         # xformers wants a dense additive bias whose last two strides are 1 and a multiple of 8: allocate a
         # padded buffer (B, Hkv, group, Tq, 8k) and hand it a view.
         padded = (tk + 7) // 8 * 8
@@ -197,21 +241,21 @@ def _attend_xformers(q, k, v, mask, causal, dropout_p, scale):
 
 
 def set_attention_backend(model: nn.Module, backend: str) -> int:
-    """Route every MultiHeadAttention inside `model` through `backend` ("auto", "xformers", "sdpa" or
-    "math"); returns how many attention layers it set. Whether the backend can run is checked per call,
-    on the actual inputs, with the reasons of every backend in the error."""
-    if backend != "auto" and backend not in BACKENDS:
-        raise ValueError(f"backend must be one of 'auto', {', '.join(map(repr, BACKENDS))}; got {backend!r}")
+    """Route every MultiHeadAttention inside `model` through `backend` ("auto", "xformers", "sdpa", "math"
+    or a registered one); returns how many attention layers it set. Whether the backend can run is checked
+    per call, on the actual inputs, with the reasons of every backend in the error."""
+    _check_backend_name(backend)
     return set_on_each(model, MultiHeadAttention, "backend", backend, "to set a backend on")
 
 
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention with separate q/k/v projections, GQA, RoPE and a KV cache.
 
-    Built by composition: `rope` (a RotaryEmbedding or None) and `kv_cache`
-    (set by `Transformer.setup_cache`) are plugged in, not switched by flags.
-    With cross=True it attends to `context` (the encoder output), whose keys and
-    values a CrossKVCache keeps after the first decoding step.
+    Built by composition: `rope` (a RotaryEmbedding or None) is plugged in, not
+    switched by a flag; a decoding session hands each call its `cache` (a KVCache,
+    or for cross-attention a CrossKVCache), which the layer never keeps. With
+    cross=True it attends to `context` (the encoder output), whose keys and
+    values the CrossKVCache keeps after the first decoding step.
     """
 
     def __init__(self, dim: int, num_heads: int, num_kv_heads: int | None = None, head_dim: int | None = None,
@@ -236,13 +280,12 @@ class MultiHeadAttention(nn.Module):
         self.rope = rope
         self.dropout = dropout
         self.backend = backend
-        self.kv_cache: nn.Module | None = None
 
     def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
         b, t, _ = x.shape
         return x.view(b, t, n, self.head_dim).transpose(1, 2)  # (B, n, T, Dh)
 
-    def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos):
+    def _project(self, x: torch.Tensor, context: torch.Tensor | None, positions, input_pos, cache):
         """q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh): projections, RoPE and the KV cache."""
         if not self.cross:
             q, k, v = self.in_proj(x, (self.q_proj, self.k_proj, self.v_proj))
@@ -251,20 +294,20 @@ class MultiHeadAttention(nn.Module):
             v = self._heads(v, self.num_kv_heads)  # (B, Hkv, Tq, Dh)
             if self.rope is not None:
                 q, k = self.rope(q, k, positions)
-            if self.kv_cache is not None:
-                k, v = self.kv_cache.update(0 if input_pos is None else input_pos, k, v)  # (B, Hkv, S, Dh)
+            if cache is not None:
+                k, v = cache.update(0 if input_pos is None else input_pos, k, v)  # (B, Hkv, S, Dh)
             return q, k, v
         q = self._heads(self.q_proj(x), self.num_heads)  # (B, H, Tq, Dh)
-        if self.kv_cache is not None and self.kv_cache.filled:
-            k, v = self.kv_cache.k, self.kv_cache.v  # encoder keys computed once per input
+        if cache is not None and cache.filled:
+            k, v = cache.k, cache.v  # encoder keys computed once per input
         else:
             if context is None:
                 raise ValueError("cross-attention needs `context` (the encoder output) until its cache is filled")
             context = cast_for_autocast(context)  # once for k and v
             k = self._heads(self.k_proj(context), self.num_kv_heads)  # (A, Hkv, Tk, Dh)
             v = self._heads(self.v_proj(context), self.num_kv_heads)  # (A, Hkv, Tk, Dh)
-            if self.kv_cache is not None:
-                self.kv_cache.store(k, v, session_rows=x.shape[0])
+            if cache is not None:
+                cache.store(k, v, session_rows=x.shape[0])
         return q, k, v
 
     def _merge(self, out: torch.Tensor) -> torch.Tensor:
@@ -273,13 +316,15 @@ class MultiHeadAttention(nn.Module):
 
     def forward(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
                 mask: torch.Tensor | None = None, causal: bool = False,
-                positions: torch.Tensor | None = None, input_pos: int | None = None) -> torch.Tensor:
+                positions: torch.Tensor | None = None, input_pos: int | None = None,
+                cache=None) -> torch.Tensor:
         """x (B, Tq, D), context (B, Tk, Dkv) or None -> (B, Tq, D).
 
-        positions: (B, Tq) or (Tq,) position ids (or a range) for RoPE. input_pos: where this
-        chunk starts in the self-attention KV cache (None without a cache).
+        positions: (B, Tq) or (Tq,) position ids (or a range) for RoPE. cache: the session's KVCache
+        (self-attention) or CrossKVCache (cross-attention), or None; input_pos: where this chunk starts in
+        the KVCache.
         """
-        q, k, v = self._project(x, context, positions, input_pos)
+        q, k, v = self._project(x, context, positions, input_pos, cache)
         dropout_p = self.dropout if self.training else 0.0
         if k.shape[0] != q.shape[0]:
             out = self._grouped_cross(q, k, v, mask, dropout_p)
@@ -304,8 +349,8 @@ class MultiHeadAttention(nn.Module):
     def forward_with_weights(self, x: torch.Tensor, context: torch.Tensor | None = None, *,
                              mask: torch.Tensor | None = None, causal: bool = False,
                              positions: torch.Tensor | None = None,
-                             input_pos: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+                             input_pos: int | None = None, cache=None) -> tuple[torch.Tensor, torch.Tensor]:
         """The same through attend_math, which also returns the weights: (B, Tq, D), (B, H, Tq, Tk)."""
-        q, k, v = self._project(x, context, positions, input_pos)
+        q, k, v = self._project(x, context, positions, input_pos, cache)
         out, weights = attend_math(q, k, v, mask=mask, causal=causal)
         return self._merge(out), weights

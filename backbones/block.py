@@ -19,6 +19,7 @@ from torch import nn
 from backbones.attention import MultiHeadAttention
 from backbones.dropout import apply_dropout
 from backbones.ffn import Mlp, SwiGLU
+from backbones.kv_cache import LayerCache
 from backbones.norms import make_norm
 
 
@@ -51,17 +52,20 @@ class Block(nn.Module):
         return apply_dropout(y, self.drop)
 
     def forward(self, x: torch.Tensor, *, context: torch.Tensor | None = None, mask=None, causal=False,
-                context_mask=None, positions=None, input_pos=None) -> torch.Tensor:
-        """x (B, T, D), context (B, N, D) for cross-attention -> (B, T, D)."""
-        attn_kw = dict(mask=mask, causal=causal, positions=positions, input_pos=input_pos)
+                context_mask=None, positions=None, input_pos=None, cache: LayerCache | None = None) -> torch.Tensor:
+        """x (B, T, D), context (B, N, D) for cross-attention -> (B, T, D); cache: this block's caches in a
+        decoding session (input_pos: where the chunk starts in them)."""
+        kv, cross = (None, None) if cache is None else (cache.kv, cache.cross)
+        attn_kw = dict(mask=mask, causal=causal, positions=positions, input_pos=input_pos, cache=kv)
+        cross_kw = dict(mask=context_mask, cache=cross)
         if self.post_norm:
             x = self.norm1(x + self._branch(self.attn(x, **attn_kw), self.ls1))
             if self.cross_attn is not None:
-                x = self.norm_cross(x + self._branch(self.cross_attn(x, context, mask=context_mask), None))
+                x = self.norm_cross(x + self._branch(self.cross_attn(x, context, **cross_kw), None))
             return self.norm2(x + self._branch(self.ffn(x), self.ls2))
         x = x + self._branch(self.attn(self.norm1(x), **attn_kw), self.ls1)
         if self.cross_attn is not None:
-            x = x + self._branch(self.cross_attn(self.norm_cross(x), context, mask=context_mask), None)
+            x = x + self._branch(self.cross_attn(self.norm_cross(x), context, **cross_kw), None)
         return x + self._branch(self.ffn(self.norm2(x)), self.ls2)
 
 

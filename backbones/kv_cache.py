@@ -1,25 +1,28 @@
-"""Preallocated key/value caches for decoding (after torchtune's `KVCache`).
+"""Preallocated key/value caches for decoding (after torchtune's `KVCache`), owned by a decoding session.
 
-`KVCache` holds self-attention keys and values for `max_len` positions,
-allocated once per generate call: 2 x layers x B x Hkv x S x Dh x bytes.
-`CrossKVCache` holds cross-attention keys/values, computed once per encoder
-input and reused at every decoding step.
+`KVCache` holds one layer's self-attention keys and values for `max_len` positions:
+2 x B x Hkv x S x Dh x bytes, allocated once per session. `CrossKVCache` holds one layer's
+cross-attention keys/values, computed once per encoder input and reused at every decoding step.
+`DecoderCache` is every layer's pair for one decoder stack: `Transformer.make_cache` builds one, a
+decoding session keeps it and passes it to each forward (`cache=`), so any number of sessions can
+decode on one model at once. The caches are plain objects, not modules: they are never part of a
+model's state.
 
-Legend: B batch, Hkv key/value heads, S cache length, T new tokens, Dh head width.
+Legend: B batch, Hkv key/value heads, S cache length, T new tokens, Dh head width, A encoder inputs.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
-from torch import nn
 
 
-class KVCache(nn.Module):
+class KVCache:
     def __init__(self, batch_size: int, num_kv_heads: int, max_len: int, head_dim: int,
                  dtype: torch.dtype = torch.float32, device: torch.device | str | None = None):
-        super().__init__()
         shape = (batch_size, num_kv_heads, max_len, head_dim)  # (B, Hkv, S, Dh)
-        self.register_buffer("k", torch.zeros(shape, dtype=dtype, device=device), persistent=False)
-        self.register_buffer("v", torch.zeros(shape, dtype=dtype, device=device), persistent=False)
+        self.k = torch.zeros(shape, dtype=dtype, device=device)
+        self.v = torch.zeros(shape, dtype=dtype, device=device)
 
     @property
     def max_len(self) -> int:
@@ -40,9 +43,9 @@ class KVCache(nn.Module):
         end = input_pos + k.shape[2]
         if end > self.max_len:
             raise ValueError(f"KV cache holds {self.max_len} positions; writing positions "
-                             f"{input_pos}..{end - 1} overflows it (setup_cache with a larger max_len)")
+                             f"{input_pos}..{end - 1} overflows it (make the cache with a larger max_len)")
         if k.shape[0] != self.k.shape[0]:
-            raise ValueError(f"KV cache was set up for batch {self.k.shape[0]}, got batch {k.shape[0]}")
+            raise ValueError(f"KV cache was made for batch {self.k.shape[0]}, got batch {k.shape[0]}")
         self.k.narrow(2, input_pos, end - input_pos).copy_(k)
         self.v.narrow(2, input_pos, end - input_pos).copy_(v)
         return self.k.narrow(2, 0, end), self.v.narrow(2, 0, end)  # (B, Hkv, input_pos+T, Dh)
@@ -53,7 +56,7 @@ class KVCache(nn.Module):
         self.v = self.v.index_select(0, index)
 
 
-class CrossKVCache(nn.Module):
+class CrossKVCache:
     """Cross-attention keys/values (A, Hkv, Tk, Dh), one row per encoder input.
 
     A decoding session may hold G rows per encoder input (beams, samples: B = A x G, each input's rows
@@ -63,7 +66,6 @@ class CrossKVCache(nn.Module):
     """
 
     def __init__(self):
-        super().__init__()
         self.k: torch.Tensor | None = None
         self.v: torch.Tensor | None = None
         self.session_rows: int | None = None  # B: the decoder's batch when the cache was filled
@@ -94,3 +96,45 @@ class CrossKVCache(nn.Module):
     def reset(self) -> None:
         self.k = self.v = None
         self.session_rows = None
+
+
+@dataclass
+class LayerCache:
+    """One block's caches: its self-attention's, and its cross-attention's where it has one."""
+    kv: KVCache
+    cross: CrossKVCache | None = None
+
+
+class DecoderCache:
+    """Every block's caches of one decoder stack, for one decoding session (Transformer.make_cache)."""
+
+    def __init__(self, layers: list[LayerCache]):
+        self.layers = layers
+
+    @property
+    def max_len(self) -> int:
+        """Slots in the self-attention caches (make_cache's max_len)."""
+        return self.layers[0].kv.max_len
+
+    @property
+    def batch_size(self) -> int:
+        return self.layers[0].kv.k.shape[0]
+
+    @property
+    def cross_filled(self) -> bool:
+        """Whether the cross-attention keys and values are stored (False without cross-attention)."""
+        cross = self.layers[0].cross
+        return cross is not None and cross.filled
+
+    def reset_cross(self) -> None:
+        """Forget the cross-attention keys and values: a new encoder input comes with the next prefill."""
+        for layer in self.layers:
+            if layer.cross is not None:
+                layer.cross.reset()
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` (B',) of every cache (beam search)."""
+        for layer in self.layers:
+            layer.kv.reorder(index)
+            if layer.cross is not None:
+                layer.cross.reorder(index)

@@ -70,10 +70,18 @@ def combine(mask: torch.Tensor | None, causal: bool, tq: int, tk: int,
     return mask
 
 
+def positions_skipping_padding(attention_mask: torch.Tensor) -> torch.Tensor:
+    """HF-style (B, T) 1 = real token, 0 = padding -> (B, T) position ids that skip the padding: a real
+    token's position is the count of real tokens before it (left padding sits at 0), as HF's generate
+    derives position_ids from the attention mask."""
+    return (attention_mask.long().cumsum(-1) - 1).clamp(min=0)  # (B, T)
+
+
 def ensure_nonempty_rows(mask: torch.Tensor) -> torch.Tensor:
     """Let a query that may see no key at all see every key instead.
 
-    Such rows happen for padding queries under left padding plus causality.
+    attend() applies it to every mask it is given, once, before any backend. Such rows happen for padding
+    queries under left padding plus causality, and for a sequence that is all padding.
     Their outputs are never used, but a softmax over nothing is NaN, and NaN
     in a padded value row poisons the next layer (0 * NaN = NaN). Attending
     uniformly matches what HF gets from its finite `finfo.min` additive mask.
@@ -99,18 +107,16 @@ def decoder_mask(attention_mask: torch.Tensor | None, tq: int, tk: int,
     attention_mask (B, Tk) HF-style (1 real, 0 padding) or None -> (mask, causal flag for attend): without
     padding no mask at all (the causal kernels run unmasked), else padding AND bottom-right causal.
     """
-    if attention_mask is None and tq == tk:
-        return None, True  # lets SDPA/xformers use their causal kernels
-    if attention_mask is None and tq == 1:
-        return None, False  # one new token sees the whole cache
+    if attention_mask is None and (tq == tk or tq == 1):
+        return None, True  # the backends' causal kernels (one query row under a cache: attend() masks nothing)
     if attention_mask is not None and attention_mask.shape[-1] != tk:
         raise ValueError(f"attention_mask must cover all {tk} key positions (cache + new tokens), "
                          f"got shape {tuple(attention_mask.shape)}")
     pad = padding_mask(attention_mask) if attention_mask is not None else None
-    return ensure_nonempty_rows(combine(pad, True, tq, tk, device)), False
+    return combine(pad, True, tq, tk, device), False
 
 
 def encoder_mask(attention_mask: torch.Tensor | None) -> torch.Tensor | None:
     """A bidirectional encoder's mask: HF-style (B, Tk) padding -> (B, 1, 1, Tk) key mask, or None.
-    A row that is all padding sees every key instead (its output is never used; see ensure_nonempty_rows)."""
-    return None if attention_mask is None else ensure_nonempty_rows(padding_mask(attention_mask))
+    (attend() lets a row that is all padding see every key: its output is never used; see ensure_nonempty_rows.)"""
+    return None if attention_mask is None else padding_mask(attention_mask)

@@ -1,4 +1,5 @@
-"""A stack of Blocks plus the final norm, and the KV cache set-up for decoding.
+"""A stack of Blocks plus the final norm, its decoding caches, and the one decoder forward every
+decoder-only and encoder-decoder family runs (`decoder_forward`).
 
 Legend: B batch, T tokens, N context tokens, D model width, S cache length.
 """
@@ -9,7 +10,9 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from backbones.block import Block, BlockSpec
-from backbones.kv_cache import CrossKVCache, KVCache
+from backbones.frontends.checks import check_token_layout
+from backbones.frontends.tokens import TokenEmbedding
+from backbones.kv_cache import CrossKVCache, DecoderCache, KVCache, LayerCache
 from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.modules import set_on_each
 from backbones.norms import make_norm
@@ -23,6 +26,8 @@ class Transformer(nn.Module):
         # Activation checkpointing (set_grad_checkpointing): in training with gradients, each block keeps
         # only its input and recomputes its activations in backward.
         self.grad_checkpointing = False
+        # The cache of hand-driven decoding (setup_cache); a decoding session makes and passes its own.
+        self.cache: DecoderCache | None = None
 
     @classmethod
     def from_spec(cls, spec: BlockSpec, depth: int, final_norm: bool = True,
@@ -32,68 +37,103 @@ class Transformer(nn.Module):
         return cls([spec.build(rope) for _ in range(depth)], norm)
 
     def forward(self, x: torch.Tensor, **block_kwargs) -> torch.Tensor:
-        """x (B, T, D) -> (B, T, D); block_kwargs go to every Block (mask, causal, context, ...)."""
+        """x (B, T, D) -> (B, T, D); block_kwargs go to every Block (mask, causal, context, ..., and `cache`, a
+        DecoderCache whose layers go to the blocks one each)."""
         return self.norm(self.run_blocks(x, len(self.blocks), **block_kwargs))
 
-    def run_blocks(self, x: torch.Tensor, count: int, **block_kwargs) -> torch.Tensor:
+    def run_blocks(self, x: torch.Tensor, count: int, cache: DecoderCache | None = None,
+                   **block_kwargs) -> torch.Tensor:
         """The first `count` blocks over x (B, T, D), no final norm; each block checkpointed when
         grad_checkpointing is on, the module trains and gradients are recorded."""
         recompute = self.grad_checkpointing and self.training and torch.is_grad_enabled()
-        for block in self.blocks[:count]:
+        cache = self.cache_in_use(cache)
+        for i, block in enumerate(self.blocks[:count]):
+            layer = None if cache is None else cache.layers[i]
             if recompute:
                 # Non-reentrant: keyword arguments pass through, and inputs without grad are fine.
-                x = checkpoint(block, x, use_reentrant=False, **block_kwargs)
+                x = checkpoint(block, x, use_reentrant=False, cache=layer, **block_kwargs)
             else:
-                x = block(x, **block_kwargs)
+                x = block(x, cache=layer, **block_kwargs)
         return x
 
-    def decoder_inputs(self, attention_mask: torch.Tensor | None, t: int, input_pos, positions,
-                       device: torch.device) -> tuple[torch.Tensor | None, bool, torch.Tensor | range]:
-        """A causal decoder's (mask, causal, positions) for T new tokens starting at cache slot input_pos.
+    def cache_in_use(self, cache: DecoderCache | None) -> DecoderCache | None:
+        """The cache a forward reads and extends: the one passed (a session's), else setup_cache's, if any."""
+        return self.cache if cache is None else cache
 
-        input_pos a tensor (a compiled decoding step): a fixed-shape mask over the whole cache, positions
-        as given. Otherwise padding (attention_mask (B, S+T)) and bottom-right causality over the cache and
-        the new tokens, and positions input_pos .. input_pos+T-1 unless given (a range: sliced, not gathered).
-        """
-        if isinstance(input_pos, torch.Tensor):
-            return cache_slots_mask(attention_mask, input_pos, self.cache_len), False, positions
-        if self.has_cache and input_pos is None:
-            raise ValueError("a KV cache is set up: pass input_pos (where this chunk starts), or clear_cache()")
-        start = input_pos or 0
-        mask, causal = decoder_mask(attention_mask, t, start + t, device)
-        return mask, causal, range(start, start + t) if positions is None else positions
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None,
+                   device: torch.device | str | None = None) -> DecoderCache:
+        """A new cache for one decoding session: every block's self-attention cache, preallocated for
+        max_len positions, and an empty cross-attention cache where the block has cross-attention."""
+        ref = next(self.parameters())
+        dtype, device = dtype or ref.dtype, device or ref.device
+        return DecoderCache([
+            LayerCache(KVCache(batch_size, block.attn.num_kv_heads, max_len, block.attn.head_dim, dtype, device),
+                       CrossKVCache() if block.cross_attn is not None else None)
+            for block in self.blocks])
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None,
                     device: torch.device | str | None = None) -> None:
-        """Preallocate every block's self-attention cache (and an empty cross-attention cache)."""
-        ref = next(self.parameters())
-        for block in self.blocks:
-            attn = block.attn
-            block.attn.kv_cache = KVCache(batch_size, attn.num_kv_heads, max_len, attn.head_dim,
-                                          dtype=dtype or ref.dtype, device=device or ref.device)
-            if block.cross_attn is not None:
-                block.cross_attn.kv_cache = CrossKVCache()
+        """Hand-driven decoding: keep a cache (make_cache) that forwards without `cache=` use."""
+        self.cache = self.make_cache(batch_size, max_len, dtype, device)
 
     def clear_cache(self) -> None:
-        for block in self.blocks:
-            block.attn.kv_cache = None
-            if block.cross_attn is not None:
-                block.cross_attn.kv_cache = None
+        self.cache = None
 
     def reorder_cache(self, index: torch.Tensor) -> None:
-        for block in self.blocks:
-            for attn in (block.attn, block.cross_attn):
-                if attn is not None and attn.kv_cache is not None:
-                    attn.kv_cache.reorder(index)
+        if self.cache is not None:
+            self.cache.reorder(index)
 
     @property
     def has_cache(self) -> bool:
-        return self.blocks[0].attn.kv_cache is not None
+        return self.cache is not None
 
-    @property
-    def cache_len(self) -> int:
-        """Slots in the self-attention KV cache (setup_cache's max_len)."""
-        return self.blocks[0].attn.kv_cache.max_len
+
+def check_cache_len(max_len: int, max_positions: int, owner: str = "the model's") -> None:
+    """The one check that a decoding cache fits the positions: prompt + new tokens <= max_positions."""
+    if max_len > max_positions:
+        raise ValueError(f"cache length {max_len} exceeds {owner} {max_positions} positions")
+
+
+def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, positions, cache: DecoderCache | None,
+                   device: torch.device) -> tuple[torch.Tensor | None, bool, torch.Tensor | range]:
+    """A causal decoder's (mask, causal, positions) for T new tokens starting at cache slot input_pos.
+
+    input_pos a tensor (a compiled decoding step): a fixed-shape mask over the whole cache, positions
+    as given. Otherwise padding (attention_mask (B, S+T)) and bottom-right causality over the cache and
+    the new tokens, and positions input_pos .. input_pos+T-1 unless given (a range: sliced, not gathered).
+    """
+    if isinstance(input_pos, torch.Tensor):
+        return cache_slots_mask(attention_mask, input_pos, cache.max_len), False, positions
+    if cache is not None and input_pos is None:
+        raise ValueError("a KV cache is in use: pass input_pos (where this chunk starts), or clear_cache()")
+    start = input_pos or 0
+    mask, causal = decoder_mask(attention_mask, t, start + t, device)
+    return mask, causal, range(start, start + t) if positions is None else positions
+
+
+def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.Tensor, *, max_positions: int,
+                    attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
+                    input_pos: int | torch.Tensor | None = None, cache: DecoderCache | None = None,
+                    context: torch.Tensor | None = None, inputs_embeds: torch.Tensor | None = None,
+                    sparse_grad: bool = False, name: str = "input_ids") -> torch.Tensor:
+    """The one decoder forward (GPT and LLaMA, Whisper's decoder, LLaVA's language model): input_ids (B, T)
+    -> features (B, T, D) after the final norm.
+
+    attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key; positions (B, T) or (T,)
+    default to input_pos .. input_pos+T-1. cache: the session's DecoderCache (default: the stack's own, from
+    setup_cache), input_pos where this chunk starts in it. context (A, N, D): what cross-attention reads.
+    inputs_embeds (B, T, D): the token embeddings already looked up (and edited: LLaVA's images), as
+    torchtune's `input_embeds`; positions are added here. sparse_grad: see TokenEmbedding.
+    """
+    check_token_layout(input_ids, name, max_positions, input_pos)
+    cache = stack.cache_in_use(cache)
+    mask, causal, positions = decoder_inputs(attention_mask, input_ids.shape[1], input_pos, positions, cache,
+                                             input_ids.device)
+    if inputs_embeds is None:
+        inputs_embeds = embed.lookup(input_ids, sparse_grad=sparse_grad)  # (B, T, D)
+    x = embed.add_positions(inputs_embeds, positions)  # (B, T, D)
+    return stack(x, context=context, mask=mask, causal=causal, positions=positions, input_pos=input_pos,
+                 cache=cache)
 
 
 def set_grad_checkpointing(module: nn.Module, enable: bool = True) -> int:

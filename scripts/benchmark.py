@@ -56,7 +56,8 @@ from pathlib import Path
 import torch
 import transformers
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits at the repository root, not installed
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # bench/ sits at the repository root, not installed
 
 from bench import (
     DTYPES,
@@ -86,7 +87,6 @@ from bench.generation.common import COMPILED_GRAPHS
 from bench.report import BenchmarkError, run_cli, write_json
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
-ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
             "generation", "speculative", "whisper", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).

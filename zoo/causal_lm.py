@@ -3,8 +3,9 @@
     input_ids -> TokenEmbedding -> Transformer(causal) -> final norm -> CausalLMHead -> logits
 
 Not a family: families (`gpt.py`, `llama.py`) build its parts from their
-configs. Decoding support: `setup_cache` / `clear_cache`, and `forward` takes
-`input_pos`, the cache position where the given chunk starts.
+configs. Decoding: `make_cache` gives a session its cache, which `forward(cache=, input_pos=)` reads
+and extends (input_pos: where the chunk starts); `setup_cache` / `clear_cache` keep one on the model
+for hand-driven decoding.
 
 Legend: B batch, T new tokens, S tokens so far (cache), D width, V vocabulary.
 """
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 import torch
 
-from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
-from backbones.transformer import Transformer
+from backbones.kv_cache import DecoderCache
+from backbones.transformer import Transformer, check_cache_len, decoder_forward
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
 
@@ -36,42 +37,56 @@ class CausalLM(ZooModel):
 
     def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
                          positions: torch.Tensor | None = None, input_pos: int | None = None, *,
-                         head_follows: bool = False) -> torch.Tensor:
-        """input_ids (B, T) -> (B, T, D) after the final norm.
+                         cache: DecoderCache | None = None, inputs_embeds: torch.Tensor | None = None,
+                         sparse_grad: bool = False) -> torch.Tensor:
+        """input_ids (B, T) -> (B, T, D) after the final norm (backbones.transformer.decoder_forward).
 
         attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key;
         positions (B, T) or (T,) default to input_pos .. input_pos+T-1 (a range: sliced, not gathered).
-        head_follows: forward() applies the tied head next, so the embedding gradient may leave sparse
-        (TokenEmbedding sparse_grad); callers that stop at the features keep it dense.
+        cache: a decoding session's (make_cache), input_pos where the chunk starts in it.
+        inputs_embeds (B, T, D): embed_tokens(input_ids), edited by the caller (LLaVA splices images in).
+        sparse_grad: the tied head follows (forward), so the embedding gradient may leave sparse
+        (TokenEmbedding.lookup); callers that stop at the features keep it dense.
         """
-        check_token_layout(input_ids, max_positions=self.max_positions, start=input_pos)
-        mask, causal, positions = self.transformer.decoder_inputs(attention_mask, input_ids.shape[1], input_pos,
-                                                                  positions, input_ids.device)
-        x = self.embed(input_ids, positions, sparse_grad=head_follows and self.tied)  # (B, T, D)
-        return self.transformer(x, mask=mask, causal=causal, positions=positions, input_pos=input_pos)
+        return decoder_forward(self.embed, self.transformer, input_ids, max_positions=self.max_positions,
+                               attention_mask=attention_mask, positions=positions, input_pos=input_pos, cache=cache,
+                               inputs_embeds=inputs_embeds, sparse_grad=sparse_grad and self.tied)
+
+    def embed_tokens(self, input_ids: torch.Tensor, *, sparse_grad: bool = False) -> torch.Tensor:
+        """input_ids (B, T) -> word embeddings (B, T, D), for forward(inputs_embeds=)."""
+        return self.embed.lookup(input_ids, sparse_grad=sparse_grad and self.tied)
 
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
         return self.head(features)  # (B, T, V)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | None = None,
-                logits_to_keep: int | None = None, labels: torch.Tensor | None = None) -> torch.Tensor:
+                logits_to_keep: int | None = None, labels: torch.Tensor | None = None, *,
+                cache: DecoderCache | None = None, inputs_embeds: torch.Tensor | None = None) -> torch.Tensor:
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only (decoding's prefill).
         With labels (B, T) (the next tokens, -100 where there is none): the mean cross-entropy instead, over
         LOSS_CHUNK tokens at a time when activation checkpointing is on (the logits never exist whole)."""
-        features = self.forward_features(input_ids, attention_mask, positions, input_pos, head_follows=True)
+        features = self.forward_features(input_ids, attention_mask, positions, input_pos, cache=cache,
+                                         inputs_embeds=inputs_embeds, sparse_grad=True)
         if labels is not None:
             chunk = LOSS_CHUNK if self.transformer.grad_checkpointing and self.training else None
             return self.head.features_loss(features, labels, chunk)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
+        """A decoding session's cache for batch_size rows of up to max_len tokens (prompt + new)."""
+        check_cache_len(max_len, self.max_positions)
+        return self.transformer.make_cache(batch_size, max_len, dtype)
+
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        if max_len > self.max_positions:
-            raise ValueError(f"cache length {max_len} exceeds the model's {self.max_positions} positions")
-        self.transformer.setup_cache(batch_size, max_len, dtype)
+        """Hand-driven decoding: a cache kept on the model, used by forwards without `cache=`."""
+        self.transformer.cache = self.make_cache(batch_size, max_len, dtype)
 
     def clear_cache(self) -> None:
         self.transformer.clear_cache()
+
+    def reorder_cache(self, index: torch.Tensor) -> None:
+        self.transformer.reorder_cache(index)
 
     def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments, for contract tests and benchmarks."""

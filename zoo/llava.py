@@ -18,7 +18,7 @@ LLaVA code and transformers' forward count the padding as positions (transformer
 with RoPE that shifts all of a sample's positions by its padding, which leaves the math unchanged but not
 the rounding, so in half precision batched answers can differ from single ones.
 
-Decoding: the model is a decoder like Llama (setup_cache, clear_cache, reorder_cache, input_pos). Image
+Decoding: the model is a decoder like Llama (make_cache, cache=, input_pos). Image
 features go in with the chunk that holds their placeholders, usually the prompt at input_pos 0; the cache
 keeps them, so later tokens (and later turns without images) never re-encode an image. `bind_images(pixels)`
 gives zoo.generate a decoder-only view (ImageConditioned) that encodes the images once and splices them at the
@@ -40,6 +40,8 @@ from torch import nn
 
 from backbones.frontends.checks import check_token_layout
 from backbones.init import init_weights
+from backbones.kv_cache import DecoderCache
+from backbones.masks import positions_skipping_padding
 from heads.fusion import PROJECTORS, Projector, check_placeholders, placeholder_counts, repeat_images, splice_images
 from zoo.clip import (
     ClipVisionConfig,
@@ -146,30 +148,31 @@ class Llava(ZooModel):
     def forward_features(self, input_ids: torch.Tensor, pixel_values: torch.Tensor | None = None,
                          attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
                          input_pos: int | torch.Tensor | None = None, *,
-                         image_features: torch.Tensor | None = None, head_follows: bool = False) -> torch.Tensor:
+                         image_features: torch.Tensor | None = None, cache: DecoderCache | None = None,
+                         sparse_grad: bool = False) -> torch.Tensor:
         """input_ids (B, T), pixel_values (M, C, S, S) or None -> (B, T, D) after the final norm.
 
         attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key; positions (B, T) default
         to each real token's count of real tokens before it (from the mask), else input_pos .. input_pos+T-1.
         image_features (M, N, D): already encoded images (encode_images) instead of pixel_values.
+        cache: a decoding session's (make_cache), input_pos where the chunk starts in it. sparse_grad: as
+        CausalLM.forward_features (the tied head follows).
         Placeholders in a chunk without images are an error at the start of a sequence (input_pos None or 0);
         later chunks treat them as ordinary tokens (a generated token may be that id, as in transformers).
         """
-        check_token_layout(input_ids, max_positions=self.language_model.max_positions, start=input_pos)
+        lm = self.language_model
+        check_token_layout(input_ids, max_positions=lm.max_positions, start=input_pos)  # before any image is read
+        x = lm.embed_tokens(input_ids, sparse_grad=sparse_grad)  # (B, T, D)
         if pixel_values is not None:
             if image_features is not None:
                 raise ValueError("pass pixel_values or image_features, not both")
             image_features = self.encode_images(pixel_values)
-        lm, t = self.language_model, input_ids.shape[1]
         if positions is None and attention_mask is not None and not isinstance(input_pos, torch.Tensor):
-            positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -t:]  # (B, T): padding skipped
-        mask, causal, positions = lm.transformer.decoder_inputs(attention_mask, t, input_pos, positions,
-                                                                input_ids.device)
-        x = lm.embed(input_ids, positions, sparse_grad=head_follows and lm.tied)  # (B, T, D)
+            positions = positions_skipping_padding(attention_mask)[:, -input_ids.shape[1]:]  # (B, T)
         starts = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
         if image_features is not None or starts:
             x = splice_images(x, input_ids, self.config.image_token_id, image_features)  # (B, T, D)
-        return lm.transformer(x, mask=mask, causal=causal, positions=positions, input_pos=input_pos)
+        return lm.forward_features(input_ids, attention_mask, positions, input_pos, cache=cache, inputs_embeds=x)
 
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
         return self.language_model.forward_head(features)  # (B, T, V)
@@ -177,13 +180,16 @@ class Llava(ZooModel):
     def forward(self, input_ids: torch.Tensor, pixel_values: torch.Tensor | None = None,
                 attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
                 input_pos: int | torch.Tensor | None = None, logits_to_keep: int | None = None, *,
-                image_features: torch.Tensor | None = None) -> torch.Tensor:
+                image_features: torch.Tensor | None = None, cache: DecoderCache | None = None) -> torch.Tensor:
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only. As forward_features."""
         features = self.forward_features(input_ids, pixel_values, attention_mask, positions, input_pos,
-                                         image_features=image_features, head_follows=True)
+                                         image_features=image_features, cache=cache, sparse_grad=True)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     # --------------------------------------------------------------------------- decoding
+
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
+        return self.language_model.make_cache(batch_size, max_len, dtype)
 
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
         self.language_model.setup_cache(batch_size, max_len, dtype)
@@ -192,7 +198,7 @@ class Llava(ZooModel):
         self.language_model.clear_cache()
 
     def reorder_cache(self, index: torch.Tensor) -> None:
-        self.language_model.transformer.reorder_cache(index)
+        self.language_model.reorder_cache(index)
 
     @property
     def max_positions(self) -> int:
@@ -234,8 +240,8 @@ class Llava(ZooModel):
 
 class ImageConditioned(BoundDecoder):
     """A Llava bound to pixel_values (M, C, S, S), seen as a decoder-only model by zoo.generate's Session:
-    `model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=)`, setup_cache, clear_cache,
-    reorder_cache, max_positions, vocab_size.
+    `model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=, cache=)`, make_cache,
+    max_positions, vocab_size.
 
     The images are encoded once, at the first chunk (the prompt, input_pos 0), and spliced there; later chunks
     read them from the KV cache. num_prompts: the prompts the images belong to (None: the session's rows); a
@@ -253,11 +259,12 @@ class ImageConditioned(BoundDecoder):
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
-                logits_to_keep: int | None = None) -> torch.Tensor:
+                logits_to_keep: int | None = None, cache: DecoderCache | None = None) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V); the image features go in with the first chunk only."""
         first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
         return self.model(tokens, attention_mask=attention_mask, positions=positions, input_pos=input_pos,
-                          logits_to_keep=logits_to_keep, image_features=self._features_for(tokens) if first else None)
+                          logits_to_keep=logits_to_keep, image_features=self._features_for(tokens) if first else None,
+                          cache=cache)
 
     def _features_for(self, tokens: torch.Tensor) -> torch.Tensor:
         """The image features of the session's rows, in row order: (M x G, N, D) for G copies of each prompt."""

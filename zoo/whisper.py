@@ -10,9 +10,9 @@ Every attention's k_proj has no bias (q, v and the output do). Checked against
 openai-whisper's `Whisper` and transformers' WhisperForConditionalGeneration
 (tests/zoo/test_parity_audio.py); converters: zoo/convert/openai_whisper.py, hf_whisper.py.
 
-Decoding: `setup_cache` preallocates the decoder's self-attention cache; the
-cross-attention keys and values are computed from the audio features once, at
-input_pos 0, and reused for every later token.
+Decoding: `make_cache` gives a session the decoder's preallocated self-attention cache; the
+cross-attention keys and values are computed from the audio features once, at input_pos 0, and
+reused for every later token.
 
 Legend: B batch, M mel bins, N audio tokens (mel frames / 2), T decoder tokens, S cache length,
 D width, V vocabulary.
@@ -29,7 +29,8 @@ from backbones.frontends.audio import AudioConvStem
 from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
-from backbones.transformer import Transformer
+from backbones.kv_cache import DecoderCache
+from backbones.transformer import Transformer, check_cache_len, decoder_forward
 from data.whisper_tokenizer import load_whisper_tokenizer
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
@@ -108,33 +109,37 @@ class Whisper(ZooModel):
 
     def decode_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None = None, *,
                         attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
-                        input_pos: int | torch.Tensor | None = None) -> torch.Tensor:
+                        input_pos: int | torch.Tensor | None = None,
+                        cache: DecoderCache | None = None) -> torch.Tensor:
         """tokens (B, T), audio_features (B, N, D) -> decoder features (B, T, D) after the final norm.
 
         audio_features may hold one row per audio for B = A x G token rows (G beams or samples of each
         audio, adjacent): cross-attention then reads each audio's keys for its G rows without repeating them.
 
-        Without a cache, audio_features are required. With one (setup_cache), input_pos is where the
-        chunk starts; at input_pos 0 the audio features (re)fill the cross-attention cache, later chunks
-        reuse it (audio_features may then be None). attention_mask (B, S+T) marks real tokens (1) and
-        left padding (0) over every key; positions (B, T) or (T,) default to input_pos .. input_pos+T-1.
+        Without a cache, audio_features are required. With one (a session's from make_cache, or the model's
+        from setup_cache), input_pos is where the chunk starts; at input_pos 0 the audio features (re)fill
+        the cross-attention cache, later chunks reuse it (audio_features may then be None). attention_mask
+        (B, S+T) marks real tokens (1) and left padding (0) over every key; positions (B, T) or (T,) default
+        to input_pos .. input_pos+T-1.
         """
-        check_token_layout(tokens, "decoder tokens (decoder_input_ids)", self.max_positions, input_pos)
-        mask, causal, positions = self.decoder.decoder_inputs(attention_mask, tokens.shape[1], input_pos, positions,
-                                                              tokens.device)
+        name = "decoder tokens (decoder_input_ids)"
+        check_token_layout(tokens, name, self.max_positions, input_pos)  # before the audio check reads its batch
+        cache = self.decoder.cache_in_use(cache)
         if not isinstance(input_pos, torch.Tensor):  # a compiled step reads the cross-attention cache as filled
-            if self.decoder.has_cache and not input_pos and audio_features is not None:
-                self._reset_cross_cache()  # a new sequence: new audio
-            self._check_audio_features(tokens, audio_features)
-        x = self.embed(tokens, positions)  # (B, T, D)
-        return self.decoder(x, context=audio_features, mask=mask, causal=causal, input_pos=input_pos)
+            if cache is not None and not input_pos and audio_features is not None:
+                cache.reset_cross()  # a new sequence: new audio
+            self._check_audio_features(tokens, audio_features, cache)
+        return decoder_forward(self.embed, self.decoder, tokens, max_positions=self.max_positions,
+                               attention_mask=attention_mask, positions=positions, input_pos=input_pos, cache=cache,
+                               context=audio_features, name=name)
 
     def decode(self, tokens: torch.Tensor, audio_features: torch.Tensor | None = None, *,
                attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
-               input_pos: int | torch.Tensor | None = None, logits_to_keep: int | None = None) -> torch.Tensor:
+               input_pos: int | torch.Tensor | None = None, logits_to_keep: int | None = None,
+               cache: DecoderCache | None = None) -> torch.Tensor:
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only. As decode_features."""
         features = self.decode_features(tokens, audio_features, attention_mask=attention_mask,
-                                        positions=positions, input_pos=input_pos)
+                                        positions=positions, input_pos=input_pos, cache=cache)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     def forward_features(self, mel: torch.Tensor, decoder_input_ids: torch.Tensor,
@@ -150,26 +155,27 @@ class Whisper(ZooModel):
         """mel (B, n_mels, 2 audio_ctx), decoder_input_ids (B, T) -> logits (B, T, V) (teacher forcing)."""
         return self.forward_head(self.forward_features(mel, decoder_input_ids, attention_mask))
 
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
+        """A decoding session's cache: the decoder's self-attention cache for max_len tokens, and empty
+        cross-attention caches."""
+        check_cache_len(max_len, self.max_positions, "the decoder's")
+        return self.decoder.make_cache(batch_size, max_len, dtype)
+
     def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        """Preallocate the decoder's self-attention cache for max_len tokens, and empty cross-attention caches."""
-        if max_len > self.max_positions:
-            raise ValueError(f"cache length {max_len} exceeds the decoder's {self.max_positions} positions (text_ctx)")
-        self.decoder.setup_cache(batch_size, max_len, dtype)
+        """Hand-driven decoding: a cache kept on the model, used by decode calls without `cache=`."""
+        self.decoder.cache = self.make_cache(batch_size, max_len, dtype)
 
     def clear_cache(self) -> None:
         self.decoder.clear_cache()
 
     def reorder_cache(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` of both caches (beam search)."""
+        """Keep batch rows `index` of both of the model's caches (beam search)."""
         self.decoder.reorder_cache(index)
 
-    def _reset_cross_cache(self) -> None:
-        for block in self.decoder.blocks:
-            block.cross_attn.kv_cache.reset()
-
-    def _check_audio_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None) -> None:
+    def _check_audio_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None,
+                              cache: DecoderCache | None) -> None:
         if audio_features is None:
-            if self.decoder.has_cache and self.decoder.blocks[0].cross_attn.kv_cache.filled:
+            if cache is not None and cache.cross_filled:
                 return
             raise ValueError("the decoder needs audio_features (B, N, D) = encode(mel): always without a KV cache, "
                              "and at input_pos 0 with one (later chunks reuse the cross-attention cache)")

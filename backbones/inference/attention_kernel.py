@@ -1,39 +1,30 @@
-"""Attention through our kernels, built with zoo::gemv (gemv.py): a few query rows over a long cache,
-`zoo::decode_attention` (csrc/attention.cpp; AVX2 + FMA; fp32 or bf16 tensors, fp32 arithmetic), and many
-rows in bf16, `zoo::bf16_attention` (csrc/attention_bf16.cpp; AVX512-BF16).
+"""`zoo_cpu`, the attention backend of our CPU kernels, built with zoo::gemv (gemv.py):
 
-A decoding step asks for one row of attention (a few with beams folded into one query) over every cached
-key: whisper_tiny's cross-attention reads 1500 keys and values per layer per token, cold. torch's CPU flash
-kernel reads them at about half the machine's bandwidth in that shape (in bf16 on an AVX512-BF16 CPU without
-AMX, far less: whisper_base's cross-attention took 0.48 ms a call there against ours' 0.06 ms); ours reads
-each head's keys once for all its query rows, then its values once, with software prefetching.
+- `zoo::decode_attention` (csrc/attention.cpp; AVX2 + FMA; fp32 or bf16 tensors, fp32 arithmetic): a few
+  query rows over a long cache, what a decoding step asks for. It reads each head's keys once for all its
+  query rows, then its values once, with software prefetching.
+- `zoo::bf16_attention` (csrc/attention_bf16.cpp; AVX512-BF16): many query rows in bf16 (an encoder, a
+  prompt), with no mask or bottom-right causal, on a CPU without AMX (with AMX torch's kernel is the
+  faster); in training too, where its forward keeps each row's log-sum-exp and torch's CPU flash backward
+  computes the gradients from it (same heads for keys as queries, causal with Tq == Tk).
 
-`attend()` (backbones/attention.py) routes to it where `applies()`: fp32 or bf16 on the CPU, no mask (or causal with
-one query row, which masks nothing), no dropout, no gradient, 1-16 query rows, a head width that is a
-multiple of 8 up to 256, and the zoo operators already loaded in this process (`gemv.loaded()`: packing a
-model, `pack_for_inference`, loads them; attention never builds them itself). Results equal torch's up to
-rounding (exp is a polynomial with relative error below 2e-7); bf16 outputs are rounded once from fp32, as
+Importing this module registers the backend with backbones.attention (`register_backend`);
+`pack_for_inference` builds the operators and sets `zoo_cpu` on the attention layers of the model it
+packs, so only packed models use it. Inputs the kernels do not take (a mask, dropout, CUDA, shapes
+outside `applies` / `bf16_applies`) go where `auto` sends them. Results equal torch's up to rounding
+(exp is a polynomial with relative error below 2e-7); bf16 outputs are rounded once from fp32, as
 torch's are.
-
-`zoo::bf16_attention` takes what an encoder or a prompt asks for in bf16: more than 16 query rows, no mask or
-causal (bottom-right, as attend() aligns it), a head width that is a multiple of 32 up to 256, on a CPU with
-AVX512-BF16 and without AMX (`bf16_applies()`; with AMX, torch's kernel is 2.5-3x faster); in training too,
-where its forward keeps each row's log-sum-exp and torch's CPU flash backward computes the gradients from it
-(same heads for keys as queries, causal with Tq == Tk).
-torch 2.10's CPU flash kernel runs bf16 there at its fp32 speed without AMX; ours does both products with the
-AVX512-BF16 dot product: whisper_tiny's encoder attention (6 heads x 1500 x 1500 x 64) 10.8 ms against torch's
-29.3 ms, AST base's (12 x 1214 x 1214 x 64) 16.7 against 41.7 on a 2-core Zen 4. Its error against an fp64
-softmax equals torch's bf16 flash kernel's (tests).
 """
 from __future__ import annotations
 
 import torch
 
+from backbones.attention import RegisteredBackend, register_backend
 from backbones.inference import gemv, torch_private
 
-# Where the CPU has AMX, torch's CPU flash kernel runs bf16 on its tiles and is faster than ours: AST base's
-# 12 x 1214 x 1214 x 64 took 9.6 ms there against ours' 27.6 ms, and 12 x 256 x 256 x 64 0.38 against 1.19
-# (2-core AMX Xeon, torch 2.10). attend() then leaves bf16 encoder and prompt calls to torch.
+BACKEND = "zoo_cpu"
+# Where the CPU has AMX, torch's CPU flash kernel runs bf16 on its tiles and is faster than ours
+# (docs/notes/2026-12-06-cpu-kernels.md): bf16 encoder and prompt calls then stay with torch.
 ROUTE_BF16 = not gemv.has_cpu_flag("amx_bf16")
 MAX_QUERIES = 16
 MAX_HEAD_DIM = 256
@@ -47,16 +38,17 @@ def inference_only(*tensors: torch.Tensor) -> bool:
 
 
 def applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
-    """Whether attend() may hand these inputs to zoo::decode_attention (see the module docstring)."""
+    """Whether zoo::decode_attention takes these inputs (see the module docstring); attend() has made a
+    one-row causal call unmasked already."""
     tq, dh = q.shape[-2], q.shape[-1]
-    return (mask is None and (not causal or tq == 1) and dropout_p == 0.0 and 1 <= tq <= MAX_QUERIES
+    return (mask is None and not causal and dropout_p == 0.0 and 1 <= tq <= MAX_QUERIES
             and dh % 8 == 0 and dh <= MAX_HEAD_DIM and k.shape[-2] >= 1 and q.is_cpu
             and q.dtype == k.dtype == v.dtype and q.dtype in KERNEL_DTYPES and gemv.supports(torch.float32)
             and inference_only(q, k, v) and gemv.loaded())
 
 
 def bf16_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
-    """Whether attend() may hand these inputs to zoo::bf16_attention (see the module docstring; never on an AMX
+    """Whether zoo::bf16_attention takes these inputs (see the module docstring; never on an AMX
     CPU, where torch's kernel is faster): without a gradient any of them, with one (training) the shapes torch's
     flash backward takes (as many kv heads as query heads; causal only with Tq == Tk, where its top-left
     alignment is ours)."""
@@ -101,3 +93,25 @@ def decode_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: f
     if k.stride(-1) != 1 or v.stride(-1) != 1:  # the operator reads rows of Dh contiguous floats
         k, v = k.contiguous(), v.contiguous()
     return torch.ops.zoo.decode_attention(q.contiguous(), k, v, scale)
+
+
+def why_not(q: torch.Tensor) -> str | None:
+    """None once the operators are loaded in this process (pack_for_inference builds and loads them)."""
+    if gemv.loaded():
+        return None
+    return ("the zoo operators are not loaded in this process: pack_for_inference(model) builds them and sets "
+            f"this backend ({gemv.reason(torch.float32) or 'not built yet'})")
+
+
+def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float,
+           scale: float) -> torch.Tensor | None:
+    """The backend's entry (backbones.attention.RegisteredBackend.run): our kernel's output where one takes
+    the inputs, else None (attend() then sends them where `auto` would)."""
+    if applies(q, k, v, mask, causal, dropout_p):  # decoding: a few rows over a long cache
+        return decode_attention(q, k, v, scale)
+    if bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16, no AMX
+        return bf16_attention(q, k, v, scale, causal)
+    return None
+
+
+register_backend(BACKEND, RegisteredBackend(why_not=why_not, run=attend))

@@ -27,6 +27,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.attention import MultiHeadAttention
+from backbones.inference import attention_kernel
 from backbones.inference import gemv as gemv_kernel
 from backbones.inference.kernels import FusedWeights, InferenceWeights, few_rows
 from backbones.inference.torch_private import module_parameters
@@ -125,4 +127,14 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
         if path and new is not module:  # the swapped layers have no children: parents are never swapped
             parent, _, name = path.rpartition(".")
             setattr(model.get_submodule(parent), name, new)
+    _set_attention_backend(model, enabled and few_row_kernel is True)
     return replace(model)
+
+
+def _set_attention_backend(model: nn.Module, kernels: bool) -> None:
+    """Attention layers left on "auto" take our CPU kernels' backend (zoo_cpu) when packing with them;
+    unpacking gives them "auto" back. A backend the user chose stays."""
+    old, new = ("auto", attention_kernel.BACKEND) if kernels else (attention_kernel.BACKEND, "auto")
+    for module in model.modules():
+        if isinstance(module, MultiHeadAttention) and module.backend == old:
+            module.backend = new

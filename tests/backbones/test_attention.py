@@ -221,7 +221,8 @@ def test_xformers_wrapper_layout(monkeypatch, mask_kind, causal, hkv):
     q, k, v = qkv(hkv=hkv)
     mask = MASKS[mask_kind](2, 7, 7)
     want = attend(q, k, v, mask=mask, causal=causal, backend="math")
-    got = attention._attend_xformers(q, k.double(), v.double(), mask, causal, 0.0, 16 ** -0.5)
+    one_mask, one_causal = attention._one_mask(mask, causal, 7, 7, q.device)  # what attend() hands a backend
+    got = attention._attend_xformers(q, k.double(), v.double(), one_mask, one_causal, 0.0, 16 ** -0.5)
     torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
     chunk = attention._attend_xformers(q[:, :, -3:], k, v, None, True, 0.0, 16 ** -0.5)
     torch.testing.assert_close(chunk, attend(q, k, v, causal=True, backend="math")[:, :, -3:], atol=1e-5, rtol=1e-5)

@@ -1,6 +1,9 @@
 """backbones/inference/attention_kernel.py: zoo::bf16_attention (many query rows in bf16, AVX512-BF16) is as
-close to exact attention as torch's own bf16 kernel; attend() routes bf16 encoder and prompt calls to it once
-the zoo operators are loaded, on CPUs without AMX (with AMX torch's kernel is faster), and nothing else."""
+close to exact attention as torch's own bf16 kernel; attend(backend="zoo_cpu") (what pack_for_inference sets)
+routes bf16 encoder and prompt calls to it once the zoo operators are loaded, on CPUs without AMX (with AMX torch's
+kernel is faster), and nothing else."""
+from functools import partial
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -74,22 +77,22 @@ def test_attend_routes_bf16_encoder_and_prompt_calls_only(monkeypatch):
     original = attention_kernel.bf16_attention
     monkeypatch.setattr(attention_kernel, "bf16_attention", lambda *a: calls.append(a) or original(*a))
     q, k, v = inputs(1, 4, 4, 40, 40, 64, seed=2)
-    attend(q, k, v)
-    attend(q, k, v, causal=True)
-    attend(q[:, :, :20], k, v, causal=True)  # a prompt's second chunk after a cached first
-    # training (sdpa: auto picks math for bf16 training over up to 256 keys): torch's flash backward takes these
-    attend(q.clone().requires_grad_(), k, v, causal=True, backend="sdpa")
+    zoo_cpu = partial(attend, backend="zoo_cpu")
+    zoo_cpu(q, k, v)
+    zoo_cpu(q, k, v, causal=True)
+    zoo_cpu(q[:, :, :20], k, v, causal=True)  # a prompt's second chunk after a cached first
+    zoo_cpu(q.clone().requires_grad_(), k, v, causal=True)  # training: torch's flash backward takes these
     assert len(calls) == 4
-    others = [lambda: attend(q, k, v, mask=torch.ones(1, 1, 40, 40, dtype=torch.bool)),
-              lambda: attend(q, k, v, backend="math"), lambda: attend(q[:, :, :16], k, v),
-              lambda: attend(q.float(), k.float(), v.float()), lambda: attend(q[..., :48], k[..., :48], v[..., :48]),
-              lambda: attend(q.clone().requires_grad_(), k[:, :2], v[:, :2], backend="sdpa"),
-              lambda: attend(q[:, :, :20].clone().requires_grad_(), k, v, causal=True, backend="sdpa"),
-              lambda: attend(q, k, v, dropout_p=0.1)]
+    others = [lambda: zoo_cpu(q, k, v, mask=torch.ones(1, 1, 40, 40, dtype=torch.bool)),
+              lambda: attend(q, k, v, backend="math"), lambda: zoo_cpu(q[:, :, :16], k, v),
+              lambda: zoo_cpu(q.float(), k.float(), v.float()), lambda: zoo_cpu(q[..., :48], k[..., :48], v[..., :48]),
+              lambda: zoo_cpu(q.clone().requires_grad_(), k[:, :2], v[:, :2]),
+              lambda: zoo_cpu(q[:, :, :20].clone().requires_grad_(), k, v, causal=True),
+              lambda: zoo_cpu(q, k, v, dropout_p=0.1), lambda: attend(q, k, v), lambda: attend(q, k, v, backend="sdpa")]
     for run in others:
         run()
     # masked, math, 16 rows (the decoding kernel's), fp32, width 48, gradients through grouped heads or a
-    # bottom-right causal mask (torch's backward has neither), dropout
+    # bottom-right causal mask (torch's backward has neither), dropout, and every call not on zoo_cpu
     assert len(calls) == 4
 
 
@@ -105,8 +108,8 @@ def test_left_to_torch_on_an_amx_cpu(monkeypatch):
     assert not attention_kernel.bf16_applies(trained, k, v, None, True, 0.0)
     calls = []
     monkeypatch.setattr(attention_kernel, "bf16_attention", lambda *a: calls.append(a))
-    attend(q, k, v)
-    attend(trained, k, v, causal=True, backend="sdpa")
+    attend(q, k, v, backend="zoo_cpu")
+    attend(trained, k, v, causal=True, backend="zoo_cpu")
     assert calls == []
 
 
@@ -131,9 +134,10 @@ def test_bad_input_names_what_was_expected():
 def test_traced_by_torch_compile_in_one_graph(monkeypatch):
     monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
     q, k, v = inputs(1, 2, 2, 24, 24, 32, seed=3)
-    compiled = torch.compile(lambda q, k, v: attend(q, k, v, causal=True) * 2, backend="aot_eager", fullgraph=True)
+    zoo_cpu = partial(attend, backend="zoo_cpu", causal=True)
+    compiled = torch.compile(lambda q, k, v: zoo_cpu(q, k, v) * 2, backend="aot_eager", fullgraph=True)
     with torch.no_grad():
-        assert torch.equal(compiled(q, k, v), attend(q, k, v, causal=True) * 2)
+        assert torch.equal(compiled(q, k, v), zoo_cpu(q, k, v) * 2)
 
 
 def test_log_sum_exp_of_each_row():
@@ -155,7 +159,7 @@ def test_training_gradients_are_as_close_to_exact_as_torch_bf16_kernel(causal, m
     """With gradients attend() runs our forward and torch's CPU flash backward from its log-sum-exp: each of
     dq, dk and dv is as close to the fp64 gradient as torch's bf16 SDPA's (same backward kernel, our forward)
     plus a sixteenth of a bf16 ulp of the largest."""
-    q, k, v = inputs(2, 4, 4, 300, 300, 64, seed=5)  # over 256 keys: auto picks sdpa for bf16 training
+    q, k, v = inputs(2, 4, 4, 300, 300, 64, seed=5)
     grad = torch.randn(2, 4, 300, 64, generator=torch.Generator().manual_seed(6)).bfloat16()
 
     def grads(fn, dtype):
@@ -170,7 +174,7 @@ def test_training_gradients_are_as_close_to_exact_as_torch_bf16_kernel(causal, m
     monkeypatch.setattr(attention_kernel.torch_private, "flash_attention_backward",
                         lambda *a: calls.append(1) or original(*a))
     monkeypatch.setattr(attention_kernel, "ROUTE_BF16", True)  # as on a CPU without AMX
-    ours = grads(lambda q, k, v: attend(q, k, v, causal=causal), torch.bfloat16)
+    ours = grads(lambda q, k, v: attend(q, k, v, causal=causal, backend="zoo_cpu"), torch.bfloat16)
     assert calls == [1]  # our forward's backward ran
     for name, want, theirs, got in zip("qkv", exact_grads, torch_grads, ours):
         ours_error, torch_error = (got - want).abs().max().item(), (theirs - want).abs().max().item()

@@ -1,6 +1,8 @@
 """backbones/inference/attention_kernel.py: zoo::decode_attention (a few query rows over a long cache, fp32 or
-bf16, AVX2) equals torch's attention; attend() routes decoding-shaped calls to it once the zoo operators are loaded,
-and nothing else."""
+bf16, AVX2) equals torch's attention; attend(backend="zoo_cpu") (what pack_for_inference sets) routes decoding-shaped
+calls to it once the zoo operators are loaded, and nothing else; "auto" and "sdpa" never do."""
+from functools import partial
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -68,25 +70,30 @@ def test_attend_routes_decoding_calls_only(monkeypatch):
     torch.manual_seed(2)
     q, k, v = torch.randn(1, 4, 1, 16), torch.randn(1, 4, 30, 16), torch.randn(1, 4, 30, 16)
     want = F.scaled_dot_product_attention(q, k, v)
-    torch.testing.assert_close(attend(q, k, v), want, rtol=1e-5, atol=1e-5)
-    torch.testing.assert_close(attend(q, k, v, causal=True), want, rtol=1e-5, atol=1e-5)  # one row: nothing masked
-    attend(q.bfloat16(), k.bfloat16(), v.bfloat16())
+    zoo_cpu = partial(attend, backend="zoo_cpu")
+    torch.testing.assert_close(zoo_cpu(q, k, v), want, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(zoo_cpu(q, k, v, causal=True), want, rtol=1e-5, atol=1e-5)  # one row: nothing masked
+    zoo_cpu(q.bfloat16(), k.bfloat16(), v.bfloat16())
     assert len(calls) == 3
     mask = torch.ones(1, 1, 1, 30, dtype=torch.bool)
     long_q = torch.randn(1, 4, 17, 16)
-    others = [lambda: attend(q, k, v, mask=mask), lambda: attend(q, k, v, backend="math"),
-              lambda: attend(long_q, k, v), lambda: attend(torch.randn(1, 4, 3, 16), k, v, causal=True),
-              lambda: attend(q.half(), k.half(), v.half()),
-              lambda: attend(q.requires_grad_(), k, v)]
+    others = [lambda: zoo_cpu(q, k, v, mask=mask), lambda: attend(q, k, v, backend="math"),
+              lambda: zoo_cpu(long_q, k, v), lambda: zoo_cpu(torch.randn(1, 4, 3, 16), k, v, causal=True),
+              lambda: zoo_cpu(q.half(), k.half(), v.half()),
+              lambda: zoo_cpu(q.clone().requires_grad_(), k, v),
+              lambda: attend(q, k, v), lambda: attend(q, k, v, backend="sdpa")]
     for run in others:
         run()
-    assert len(calls) == 3  # masked, math, 17 rows, causal rows, fp16, gradients: torch's kernels
+    # masked, math, 17 rows, causal rows, fp16, gradients, and every call not on zoo_cpu: torch's kernels
+    assert len(calls) == 3
 
 
 def test_not_used_before_the_operators_are_loaded(monkeypatch):
     monkeypatch.setattr(gemv, "_state", {})  # as in a new process that packed nothing
     q, k, v = torch.randn(1, 2, 1, 8), torch.randn(1, 2, 5, 8), torch.randn(1, 2, 5, 8)
     assert not attention_kernel.applies(q, k, v, None, False, 0.0)
+    with pytest.raises(ValueError, match="zoo operators are not loaded"):
+        attend(q, k, v, backend="zoo_cpu")
 
 
 def test_bad_input_names_what_was_expected():
@@ -109,7 +116,8 @@ def test_traced_by_torch_compile_in_one_graph():
     it, cheaply) and the result equals eager."""
     torch.manual_seed(3)
     q, k, v = torch.randn(1, 4, 1, 16), torch.randn(1, 4, 30, 16), torch.randn(1, 4, 30, 16)
-    compiled = torch.compile(lambda q, k, v: attend(q, k, v) * 2, backend="aot_eager", fullgraph=True)
+    compiled = torch.compile(lambda q, k, v: attend(q, k, v, backend="zoo_cpu") * 2, backend="aot_eager",
+                             fullgraph=True)
     with torch.no_grad():
         torch.testing.assert_close(compiled(q, k, v), 2 * F.scaled_dot_product_attention(q, k, v),
                                    rtol=1e-5, atol=1e-5)

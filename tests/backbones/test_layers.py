@@ -62,12 +62,12 @@ def test_cached_cross_attention_is_reused():
     full = tr(x, context=ctx, causal=True)
     tr.setup_cache(1, 8)
     steps = [tr(x[:, :2], context=ctx, causal=True, input_pos=0)]
-    assert tr.blocks[0].cross_attn.kv_cache.filled
+    assert tr.cache.cross_filled
     for t in (2, 3):  # later steps must not need the encoder output again
         steps.append(tr(x[:, t:t + 1], context=None, causal=True, input_pos=t))
     torch.testing.assert_close(torch.cat(steps, 1), full, atol=1e-5, rtol=1e-5)
     tr.clear_cache()
-    assert tr.blocks[0].attn.kv_cache is None
+    assert tr.cache is None
 
 
 def test_kv_cache_overflow_is_an_error():

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 import zoo
-from backbones import MultiHeadAttention, SwiGLU
+from backbones import MultiHeadAttention, SwiGLU, set_attention_backend
 from backbones.inference import FusedInputProjections, PackedLinear, gemv, pack_for_inference
 from backbones.inference.kernels import InferenceWeights, onednn_ok
 from backbones.precision import InputProjections
@@ -240,3 +240,29 @@ def test_packed_models_trace_into_one_graph():
         with torch.no_grad():
             explain = torch._dynamo.explain(model)(ids)
         assert explain.graph_break_count == 0, explain.break_reasons
+
+
+@pytest.mark.skipif(not gemv.available(torch.float32), reason=gemv.reason(torch.float32) or "zoo operators absent")
+def test_packing_sets_our_attention_backend_on_the_packed_model_only(monkeypatch):
+    """Packing names its attention backend (zoo_cpu) on the layers it packs; a model in the same process that was
+    not packed keeps "auto" (torch's sdpa), and its decoding never reaches our kernels. A backend the user chose
+    stays; unpacking gives "auto" back."""
+    from backbones.inference import attention_kernel
+
+    torch.manual_seed(0)
+    plain = zoo.create_model("gpt_tiny").eval()
+    packed, chosen = copy.deepcopy(plain), copy.deepcopy(plain)
+    set_attention_backend(chosen, "math")
+    pack_for_inference(packed)
+    pack_for_inference(chosen)
+    backends = lambda m: {a.backend for a in m.modules() if isinstance(a, MultiHeadAttention)}  # noqa: E731
+    assert backends(packed) == {"zoo_cpu"} and backends(plain) == {"auto"} and backends(chosen) == {"math"}
+    calls = []
+    original = attention_kernel.decode_attention
+    monkeypatch.setattr(attention_kernel, "decode_attention", lambda *a: calls.append(a) or original(*a))
+    ids = torch.randint(1, 4096, (1, 5), generator=torch.Generator().manual_seed(1))
+    want = zoo.generate(plain, ids, 6)
+    assert calls == []  # the plain model's steps stayed with torch
+    assert torch.equal(zoo.generate(packed, ids, 6), want) and len(calls) > 0
+    pack_for_inference(packed, enabled=False)
+    assert backends(packed) == {"auto"}

@@ -219,3 +219,23 @@ def test_compiled_packed_bf16_decoding_equals_eager_packed():
     calls = {e.key: e.count for e in prof.key_averages()}
     # 4 blocks x 6 projections + the head, in each of the 11 compiled steps (the prefill is eager, 6 rows)
     assert calls.get("zoo::gemv", 0) >= 11 * 25, calls.get("zoo::gemv")
+
+
+@pytest.mark.parametrize("name", ["gpt_tiny", "llama_tiny"])
+def test_sessions_own_their_caches(name):
+    """A stream stays right while a generate call runs on the same model between its steps, and two streams
+    interleaved step by step each give what they give alone: every session keeps its own KV cache."""
+    torch.manual_seed(0)
+    model = zoo.create_model(name).eval()
+    a = torch.randint(1, 4096, (1, 6), generator=torch.Generator().manual_seed(1))
+    b = torch.randint(1, 4096, (2, 3), generator=torch.Generator().manual_seed(2))
+    alone_a, alone_b = generate(model, a, 8)[:, 6:], generate(model, b, 5)[:, 3:]
+    first, second = zoo.stream(model, a, GenerationConfig(8)), zoo.stream(model, b, GenerationConfig(5))
+    got_a, got_b = [], []
+    for step in range(8):
+        got_a.append(next(first))
+        if step < 5:
+            got_b.append(next(second))
+        assert torch.equal(generate(model, b, 5)[:, 3:], alone_b)  # a whole generate call in between
+    assert torch.equal(torch.stack(got_a, 1), alone_a) and torch.equal(torch.stack(got_b, 1), alone_b)
+    assert not model.transformer.has_cache  # nothing was left on the model

@@ -64,16 +64,16 @@ def test_cache_is_allocated_once_with_the_documented_size(name, dtype):
     from zoo.generation import generate
 
     model, _ = model_and_ids(name)
-    model.setup_cache(batch_size=3, max_len=40, dtype=dtype)
-    caches = [b.attn.kv_cache for b in model.transformer.blocks]
+    cache = model.make_cache(batch_size=3, max_len=40, dtype=dtype)
+    caches = [layer.kv for layer in cache.layers]
     attn = model.transformer.blocks[0].attn
     expected = 2 * len(caches) * 3 * attn.num_kv_heads * 40 * attn.head_dim * dtype.itemsize
     assert sum(c.k.nbytes + c.v.nbytes for c in caches) == expected
-    model.clear_cache()
+    assert len(caches) == len(model.transformer.blocks) and not model.transformer.has_cache
 
     setups = []
-    original = model.transformer.setup_cache
-    model.transformer.setup_cache = lambda *a, **k: setups.append(a) or original(*a, **k)
+    original = model.transformer.make_cache
+    model.transformer.make_cache = lambda *a, **k: setups.append(a) or original(*a, **k)
     generate(model, torch.randint(0, 100, (2, 5)), 7)
     assert setups == [(2, 12, None)]  # batch 2, prompt 5 + 7 new tokens, once
 

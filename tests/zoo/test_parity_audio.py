@@ -240,7 +240,7 @@ def test_one_audio_row_for_several_token_rows_equals_repeating_it():
     assert max_diff(ours.decode(rows, features), want) <= ATOL
     ours.setup_cache(4, 8)
     ours.decode(rows[:, :5], features, input_pos=0)
-    cache = ours.decoder.blocks[0].cross_attn.kv_cache
+    cache = ours.decoder.cache.layers[0].cross
     stored = cache.k
     assert stored.shape[0] == 2  # one row per audio
     ours.reorder_cache(torch.tensor([1, 1, 2, 3]))  # beams stay with their audio: nothing copied
@@ -252,7 +252,7 @@ def test_one_audio_row_for_several_token_rows_equals_repeating_it():
     ours.setup_cache(4, 8)
     ours.decode(rows[:, :5], features, input_pos=0)
     ours.reorder_cache(torch.tensor([2, 0, 1, 3]))  # rows swap audios: the cache follows them
-    cache = ours.decoder.blocks[0].cross_attn.kv_cache
+    cache = ours.decoder.cache.layers[0].cross
     assert cache.k.shape[0] == 4
     moved = ours.decode(rows[[2, 0, 1, 3], 5:6], input_pos=5)
     ours.clear_cache()

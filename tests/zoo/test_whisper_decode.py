@@ -12,6 +12,7 @@ from whisper.model import ModelDimensions
 from whisper.tokenizer import get_tokenizer
 
 import zoo
+from backbones.kv_cache import DecoderCache
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from data.whisper_tokenizer import load_whisper_tokenizer
 from tests.helpers import tiny_openai_whisper
@@ -99,13 +100,13 @@ def test_beam_search_with_length_penalty(multilingual, mel):
 
 def test_decoding_runs_on_the_caches(multilingual, mel, monkeypatch):
     """The encoder runs once; the decoder gets the audio features with the prefill only (where it fills the
-    cross-attention cache), then one token per row; beams reorder the cache; the cache is gone afterwards."""
+    cross-attention cache), then one token per row; beams reorder the session's cache; the model keeps none."""
     _, ours, tokenizer = multilingual
     calls, reorders = [], []
-    decode, reorder = ours.decode, ours.reorder_cache
+    decode, reorder = ours.decode, DecoderCache.reorder
     monkeypatch.setattr(ours, "decode", lambda t, f=None, **kw: calls.append((tuple(t.shape), f is not None))
                         or decode(t, f, **kw))
-    monkeypatch.setattr(ours, "reorder_cache", lambda index: reorders.append(index) or reorder(index))
+    monkeypatch.setattr(DecoderCache, "reorder", lambda cache, index: reorders.append(index) or reorder(cache, index))
     encode = ours.encode
     monkeypatch.setattr(ours, "encode", lambda m: calls.append("encode") or encode(m))
     got = wd.decode(ours, mel, wd.DecodingOptions(sample_len=SAMPLE_LEN, beam_size=3), tokenizer)

@@ -5,12 +5,12 @@
     zoo.generate(decoder, prompt, 20, num_beams=4)                   # every strategy, unchanged
 
 A Session (and every strategy built on it) drives a decoder through
-`model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=)`, `setup_cache`,
-`clear_cache`, `reorder_cache`, `max_positions` and `vocab_size`. This adapter gives an
-encoder-decoder that interface: the encoder output goes in with the chunk at input_pos 0, where
-the model computes the cross-attention keys and values once and caches them; later chunks reuse
-that cache. The model needs `decode(tokens, audio_features, *, attention_mask, positions,
-input_pos, logits_to_keep)` and the cache methods (zoo.whisper.Whisper has them).
+`model(tokens, attention_mask=, positions=, input_pos=, logits_to_keep=, cache=)`, `make_cache`,
+`max_positions` and `vocab_size`. This adapter gives an encoder-decoder that interface: the
+encoder output goes in with the chunk at input_pos 0, where the model computes the cross-attention
+keys and values once and stores them in the session's cache; later chunks reuse them. The model
+needs `decode(tokens, audio_features, *, attention_mask, positions, input_pos, logits_to_keep, cache)`
+and `make_cache` (zoo.whisper.Whisper has them).
 
 Legend: A audios, B session rows (prompts x beams or samples), N encoder tokens, D width,
 T tokens, V vocabulary.
@@ -23,7 +23,7 @@ from torch import nn
 
 class BoundDecoder(nn.Module):
     """A model bound to inputs other than its tokens (audio features, images), seen as a decoder-only model:
-    the cache methods, `max_positions` and `vocab_size` are the model's; a subclass gives forward()."""
+    `make_cache`, `max_positions` and `vocab_size` are the model's; a subclass gives forward()."""
 
     def __init__(self, model: nn.Module):
         super().__init__()
@@ -37,15 +37,8 @@ class BoundDecoder(nn.Module):
     def vocab_size(self) -> int:
         return self.model.vocab_size
 
-    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        self.model.setup_cache(batch_size, max_len, dtype)
-
-    def clear_cache(self) -> None:
-        self.model.clear_cache()
-
-    def reorder_cache(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` of the model's caches (beam search)."""
-        self.model.reorder_cache(index)
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
+        return self.model.make_cache(batch_size, max_len, dtype)
 
 
 class AudioConditioned(BoundDecoder):
@@ -64,15 +57,16 @@ class AudioConditioned(BoundDecoder):
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
-                logits_to_keep: int | None = None) -> torch.Tensor:
+                logits_to_keep: int | None = None, cache=None) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
         first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
         return self.model.decode(tokens, self.audio_features if first else None, attention_mask=attention_mask,
-                                 positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep)
+                                 positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep,
+                                 cache=cache)
 
-    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
         audios = self.audio_features.shape[0]
         if batch_size % audios:
             raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
                              f"a whole number of rows per audio (beams, samples)")
-        super().setup_cache(batch_size, max_len, dtype)
+        return super().make_cache(batch_size, max_len, dtype)

@@ -1,6 +1,10 @@
-"""One decoding session on a decoder's preallocated KV cache: prefill the prompt once, then feed
-tokens; nothing recomputes the prefix. Every strategy (greedy and sampling, beam search, speculative)
-drives the model through a Session; an encoder-decoder joins through conditioned.AudioConditioned.
+"""One decoding session on its own preallocated KV cache: prefill the prompt once, then feed tokens;
+nothing recomputes the prefix. Every strategy (greedy and sampling, beam search, speculative) drives
+the model through a Session; an encoder-decoder joins through conditioned.AudioConditioned.
+
+The session owns its cache (`model.make_cache`) and hands it to every forward: the model keeps no
+decoding state, so any number of sessions (a stream, a generate call, a server's requests) can run
+on one model at once, interleaved.
 
 Prompts of different lengths are left-padded; their positions skip the padding
 (for learned positions and RoPE alike) and the attention mask hides it.
@@ -12,6 +16,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from backbones.masks import positions_skipping_padding
 from zoo.generation.compiled import compiled_step
 
 
@@ -25,7 +30,7 @@ def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int)
 
 
 class Session:
-    """One decoding session on the model's preallocated KV cache: prefill, then step.
+    """One decoding session on its own preallocated KV cache: prefill, then step.
 
     Keeps the attention mask and the positions (which skip left padding) in step
     with the cache, so greedy, sampling, beam search and speculative decoding
@@ -56,10 +61,10 @@ class Session:
             self.mask = torch.ones(self.batch, t + max_new_tokens, dtype=prompt_mask.dtype, device=input_ids.device)
             self.mask[:, :t] = prompt_mask
         # Left padding does not count: a real token's position is its index minus the padding before it.
-        self.prompt_positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)  # (B, T)
+        self.prompt_positions = positions_skipping_padding(prompt_mask)  # (B, T)
         self.pads = (t - prompt_mask.sum(-1, keepdim=True)) if self.padded else None  # (B, 1)
         self.length = 0  # tokens in the cache
-        model.setup_cache(self.batch, t + max_new_tokens)
+        self.cache = model.make_cache(self.batch, t + max_new_tokens)
 
     def feed(self, tokens: torch.Tensor, keep: int | None = None) -> torch.Tensor:
         """tokens (B, n) appended after the cache -> logits (B, n, V), or of the last `keep` tokens only."""
@@ -74,7 +79,7 @@ class Session:
                 after = torch.arange(max(start, t), start + n, device=tokens.device) - self.pads
                 positions = torch.cat([positions, after], dim=1) if start < t else after
         logits = self.model(tokens, attention_mask=self.mask[:, :start + n] if self.padded else None,
-                            positions=positions, input_pos=start, logits_to_keep=keep)
+                            positions=positions, input_pos=start, logits_to_keep=keep, cache=self.cache)
         self.length += n
         return logits
 
@@ -85,9 +90,11 @@ class Session:
         positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
         if self.steps_run and self.skip_guards:
             with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
-                logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+                logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot,
+                                      cache=self.cache)
         else:  # the session's first step is looked up with every guard
-            logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot)
+            logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot,
+                                  cache=self.cache)
         self.steps_run += 1
         self.length += 1
         return logits  # (B, 1, V)
@@ -97,13 +104,12 @@ class Session:
         self.length = min(self.length, length)
 
     def reorder(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` (beam search), cache included: through the model's own reorder_cache
-        where it has one (an encoder-decoder reorders its cross-attention cache too), else its stack's."""
-        reorder = getattr(self.model, "reorder_cache", None) or self.model.transformer.reorder_cache
-        reorder(index)
+        """Keep batch rows `index` (beam search), cache included (cross-attention's too)."""
+        self.cache.reorder(index)
         self.prompt_positions = self.prompt_positions[index]
         if self.padded:
             self.mask, self.pads = self.mask[index], self.pads[index]
 
     def close(self) -> None:
-        self.model.clear_cache()
+        """Free the cache now (it would go with the session anyway)."""
+        self.cache = None
