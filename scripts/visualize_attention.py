@@ -9,7 +9,8 @@
         --text "The animal did not cross the street because it was too tired"
 
 --model: a save_pretrained directory, an HF directory, or a preset (random weights: only
-useful to see the plumbing). Text models need a tokenizer: the model directory's or --tokenizer.
+useful to see the plumbing), as every zoo subcommand takes it (zoo.cli.models). Text models need
+a tokenizer: the model directory's or --tokenizer.
 
 How the weights are obtained: a forward hook on the chosen block's self-attention takes
 that layer's input, recomputes q, k, v with the layer's own projections (and RoPE), and
@@ -20,24 +21,24 @@ drawn is what the model computed. Nothing in the model is switched or patched.
 """
 from __future__ import annotations
 
-import argparse
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import torch
 
-import zoo
 from data.images import denormalize, eval_transform, image_split, load_preprocess_config, preprocess_config
 from data.tokenization import load_tokenizer
 from data.vision import read_image
-from zoo.io import loading
+from zoo.cli.common import parser, run
+from zoo.cli.models import load_model as load_any_model
 
 TEXT_FAMILIES = ("gpt", "llama", "bert")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def parse_args(argv=None):
+    p = parser("visualize-attention", __doc__)
     p.add_argument("--model", required=True, help="checkpoint directory (ours or HF) or a preset name")
     p.add_argument("--layer", type=int, default=-1, help="block index (negative counts from the last)")
     p.add_argument("--out", default="runs/attention", help="folder for the PNGs")
@@ -63,7 +64,7 @@ def recorded_attention(model: torch.nn.Module, layer: int):
     if not -len(blocks) <= layer < len(blocks):
         raise ValueError(f"--layer {layer} is out of range: the model has {len(blocks)} blocks (0..{len(blocks) - 1})")
     attn = blocks[layer].attn
-    if attn.kv_cache is not None:
+    if model.transformer.has_cache:
         raise ValueError("the model has a KV cache set up; call clear_cache() before drawing attention")
     record: dict[str, torch.Tensor] = {}
 
@@ -85,12 +86,8 @@ def recorded_attention(model: torch.nn.Module, layer: int):
 
 
 def load_model(source: str) -> torch.nn.Module:
-    path = Path(source)
-    if not path.is_dir():
-        print(f"{source}: a preset with random weights (pass a checkpoint directory for trained attention)")
-        return zoo.create_model(source).eval()
-    with loading(source):
-        return zoo.load_directory(path).eval()
+    """--model in eval mode, of a family whose attention is drawn (a preset warns that its weights are random)."""
+    return load_any_model(source, ("vit", *TEXT_FAMILIES))
 
 
 # ----------------------------------------------------------------------------- ViT
@@ -242,13 +239,10 @@ def main(argv=None) -> dict:
     model = load_model(args.model)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    family = model.config.family
-    if family == "vit":
+    if model.config.family == "vit":
         return vit_main(args, model, out)
-    if family in TEXT_FAMILIES:
-        return text_main(args, model, out)
-    raise SystemExit(f"{args.model} is a {family} model; attention maps are drawn for vit and {TEXT_FAMILIES}")
+    return text_main(args, model, out)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main))
