@@ -26,14 +26,14 @@ SENTENCES = ["the animal did not cross the street because it was too tired",
 def weights_seen_by_the_model(model, monkeypatch, run) -> list[torch.Tensor]:
     """Run `run()` with every attention layer on the math backend; return attend_math's weights per layer."""
     recorded = []
-    original = attention.attend_math
+    original = attention._attend_math  # what attend()'s math backend and attend_math both run
 
     def recording(*args, **kwargs):
         out, weights = original(*args, **kwargs)
         recorded.append(weights.detach().clone())
         return out, weights
 
-    monkeypatch.setattr(attention, "attend_math", recording)
+    monkeypatch.setattr(attention, "_attend_math", recording)
     for block in model.transformer.blocks:
         monkeypatch.setattr(block.attn, "backend", "math")
     with torch.no_grad():
