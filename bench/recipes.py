@@ -5,9 +5,9 @@ summary.json read back for the figure it is judged by.
     rows = run(quick=False, threads=2)      # one row per recipe: command, steps, wall time, headline figures
     print(report(rows))
 
-The long runs behind the README's learning headlines (25-60 minutes each on the bigger data `make data` builds)
-are not repeated here; BENCHMARKS.md lists them with their commands. Quick mode runs every recipe for a handful
-of steps: it checks that each script runs and reports, not what it learns.
+The long runs behind the learning headlines (25-60 minutes each on the bigger data `make data` builds) are not
+repeated here; docs/training-recipes.md lists them with their commands. Quick mode runs every recipe for a
+handful of steps: it checks that each script runs and reports, not what it learns.
 """
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def command(recipe: Recipe, quick: bool, threads: int | None) -> list[str]:
 
 
 def shown(argv: list[str]) -> str:
-    """The command as BENCHMARKS.md shows it: another recipe's output folder as <NAME --out>."""
+    """The command as the recipes table shows it: another recipe's output folder as <NAME --out>."""
     return "python " + " ".join(f"<{a[5:-1]} --out>" if a.startswith("{out:") else a for a in argv)
 
 

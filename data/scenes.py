@@ -18,7 +18,7 @@ colour. Questions come in KINDS:
   by naming the object ("which is further left, the red circle or the blue square?" -> "red circle"); both
   answer worked: the two objects at their cells, then the verdict ("red circle at the top left, blue square
   at the bottom: yes"), because a model that reads one object's cell well does not learn to compare two
-  cells in one step (BENCHMARKS.md);
+  cells in one step (docs/training-recipes.md);
 - beside: what is in the next cell ("what is directly above the red circle?" -> "blue square" or "nothing").
 Answers are one or two words (positions: two cells; relation and which: worked), compared whole after
 `normalize_answer`. A set asks DEFAULT_KINDS (the six kinds of the measured runs) unless told. Every question also

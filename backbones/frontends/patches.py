@@ -140,10 +140,9 @@ class PatchEmbedding(nn.Module):
     def project(self, pixels: torch.Tensor, grid: tuple[int, int] | None = None) -> torch.Tensor:
         """pixels (B, C, H, W) -> projected patches (B, D, gh, gw) (grid: (gh, gw) where the caller checked the
         pixels with grid_for; else worked out here): the Conv2d, or for overlapping patches
-        computed in bf16 on the CPU the same product as one F.linear over the unfolded patches. oneDNN's bf16
-        convolution is slow in that shape: AST base's (4 x 1 x 128 x 1024, 16 x 16 every 10) took 40 ms forward
-        and 72 ms forward + backward against 6 and 16 unfolded (2-core AMX Xeon, torch 2.10); in fp32 the
-        Conv2d is the faster, and non-overlapping image patches are no faster unfolded."""
+        computed in bf16 on the CPU the same product as one F.linear over the unfolded patches, because
+        oneDNN's bf16 convolution is slow in that shape; in fp32 the Conv2d is the faster, and non-overlapping
+        image patches are no faster unfolded (timings: docs/notes/2026-12-06-cpu-kernels.md)."""
         weight = self.proj.weight
         if not (pixels.is_cpu and self.stride != (self.patch_size, self.patch_size)
                 and compute_dtype(pixels, weight) == torch.bfloat16):

@@ -1,38 +1,27 @@
-"""One-row linear layers (batch-1 decoding) through our kernel, `zoo::gemv` (csrc/gemv.cpp): bf16 with
-AVX512-BF16, fp32 with AVX2 + FMA.
+"""Few-row linear layers (decoding at batch 1 or a small batch) through our kernel, `zoo::gemv`
+(csrc/gemv.cpp): bf16 with AVX512-BF16, fp32 with AVX2 + FMA.
 
-Decoding one token at batch 1 multiplies one row by every weight matrix, so
-the step is bound by reading the weights from memory. `zoo::gemv` reads
-nn.Linear's (N, K) weight in place (no copy), 4 rows per thread at a time:
+Decoding one token multiplies a few rows by every weight matrix, so the step is bound by reading the weights
+from memory. `zoo::gemv` takes 1 to MAX_ROWS (8) input rows a call and reads nn.Linear's (N, K) weight in
+place (no copy), each weight row once for all the input rows (bf16 streams 4 weight rows together, fp32 one at
+a time, each thread over its share of the rows). In bf16 it computes with AVX512-BF16 dot products, which
+torch 2.10's CPU kernels do not use for a GEMV; in fp32 it streams the cold matrices of a decoding step faster
+than torch's GEMV (the timings are in docs/notes/2026-12-06-cpu-kernels.md).
 
-- bf16: torch 2.10's CPU kernels stream bf16 at half fp32's rate (its GEMV)
-  or ~13 GB/s (oneDNN's packed one), so bf16 weights, half the bytes, gave
-  little; AVX512-BF16 dot products here run at about fp32's GB/s on a 2-core
-  Sapphire Rapids, i.e. twice the rows per second.
-- fp32: a decoder layer's matrices (a few hundred KB to a few MB) are no longer
-  in cache when a token reaches them; torch's GEMV streams such cold matrices
-  at 6-15 GB/s on a 2-core EPYC (AVX2), ours at 15-25 GB/s: in a profile of
-  whisper_tiny's packed decoding, 1.3-2.6x per matrix (384 x 384: 65 -> 32 us,
-  1536 x 384 MLP: 216 -> 84 us), and its 51865 x 384 head 1.18x the transposed
-  copy kernels.py uses without the kernel (3.31 -> 2.80 ms).
+The kernel is compiled on first use (`available()`, once; torch caches the build under
+~/.cache/torch_extensions; `make venv` builds it) and only where it can run: x86-64 Linux with AVX2 and FMA
+(fp32; AVX512F/BW/VL and AVX512_BF16 for bf16), a C++ compiler and ninja (the `ninja` wheel in
+requirements.txt). Each dtype's code is compiled for its own instruction set, so one build serves any x86-64
+CPU; `supports(dtype)` says which it runs here.
 
-The kernel is compiled on first use (`available()`, ~10-40 s once; torch
-caches the build under ~/.cache/torch_extensions; `make venv` builds it) and
-only where it can run: x86-64 Linux with AVX2 and FMA (fp32; AVX512F/BW/VL
-and AVX512_BF16 for bf16), a C++ compiler and ninja (the `ninja` wheel in
-requirements.txt). Each dtype's code is compiled for its own instruction set,
-so one build serves any x86-64 CPU; `supports(dtype)` says which it runs here.
+Numerics: products summed in fp32 in another order than torch's, then (bf16) rounded once, as F.linear up to
+summation order; like every AVX512-BF16 dot product the bf16 path treats denormal (below ~1e-38) inputs and
+partial results as zero, where F.linear keeps them. Where the kernel cannot run, `available()` is False, says
+why in `reason()`, and callers keep torch's kernels. It is an operator with a shape function, so
+torch.compile graphs call it like any other.
 
-Numerics: products summed in fp32 in another order than torch's, then (bf16)
-rounded once, as F.linear up to summation order; like every AVX512-BF16 dot
-product the bf16 path treats denormal (below ~1e-38) inputs and partial
-results as zero, where F.linear keeps them. Where the kernel cannot run,
-`available()` is False, says why in `reason()`, and callers keep torch's
-kernels. It is an operator with a shape function, so torch.compile graphs
-call it like any other.
-
-Callers: backbones/inference/packing.py (`pack_for_inference(gemv=True)`),
-for calls with exactly one row, no gradients, on CPU, in bf16 or fp32.
+Callers: backbones/inference/kernels.py and packing.py (`pack_for_inference(gemv=True)`), for calls of 1 to
+kernels.GEMV_ROWS rows, no gradients, on CPU, in bf16 or fp32.
 """
 from __future__ import annotations
 
@@ -132,7 +121,7 @@ def build_name() -> str:
 
 def _clear_stale_lock(name: str) -> None:
     """torch's build lock is a file that a killed build leaves behind, after which every later build waits
-    on it forever. One older than _STALE_LOCK_S is removed (a real build takes 10-25 s)."""
+    on it forever. One older than _STALE_LOCK_S is removed (a real build takes far less)."""
     lock = Path(torch_private.build_directory(name)) / "lock"
     with contextlib.suppress(OSError):
         age = time.time() - lock.stat().st_mtime
@@ -194,7 +183,7 @@ def available(dtype: torch.dtype = torch.bfloat16) -> bool:
                 except Exception as error:  # no compiler, headers, ...: torch's kernels serve instead
                     reason = (f"building {', '.join(p.name for p in SOURCES)} failed: "
                               f"{type(error).__name__}: {str(error)[-500:]}")
-                    warnings.warn(f"zoo::gemv unavailable, one-row products use torch's kernels ({reason})")
+                    warnings.warn(f"zoo::gemv unavailable, few-row products use torch's kernels ({reason})")
             _state.update(ok=reason is None, reason=reason)
         return _state["ok"]
 

@@ -1,29 +1,22 @@
 """Which CPU kernel serves an inference linear product, and the weight copies laid out for it.
 
-`InferenceWeights` is what a packed layer (packing.py) calls instead of
-F.linear when no gradient is needed. It uses a copy of the weight cast to the
-compute dtype (the autocast dtype, else the input's) and, on CPU, laid out
-once for the kernel that serves that many rows fastest (the table below).
-Why:
+`InferenceWeights` is what a packed layer (packing.py) calls instead of F.linear when no gradient is needed.
+It uses a copy of the weight cast to the compute dtype (the autocast dtype, else the input's) and, on CPU,
+laid out once for the kernel that serves that many rows (the table below). Why a copy:
 
-- under autocast, nn.Linear casts its fp32 weight to bf16 on every call,
-  which costs a third of a bf16 BERT forward on a 2-core CPU; the copy is
-  cast once;
-- torch's own CPU GEMM runs the few-row products of decoding slowly: bf16
-  at half oneDNN's packed speed, fp32 up to 2x slower than a transposed
-  (K, N) copy or oneDNN's packed layout; and MKL's packed GEMM gains 5-10%
-  on full batches;
-- one- to four-row products (decoding at batch 1 or a small batch) can go to
-  our own kernel, zoo::gemv (gemv.py), which reads the weight in place, once
-  for all rows, and streams bf16 at twice torch's rate.
+- under autocast, nn.Linear casts its fp32 weight to bf16 on every call; the copy is cast once;
+- torch's own CPU GEMM runs the few-row products of decoding slowly, in bf16 and in fp32, next to oneDNN's
+  packed layout or a transposed (K, N) copy; MKL's packed GEMM is a little faster on full batches;
+- products of 1 to GEMV_ROWS rows (decoding at batch 1 or a small batch) can go to our own kernel, zoo::gemv
+  (gemv.py), which reads the weight in place, once for all rows.
 
-The outputs are those of F.linear on the same dtypes up to summation order.
-The copies are rebuilt when the weight or bias changes (their version
-counters or storage move: an optimizer step, load_state_dict, .to()), and are
-never saved or pickled; one compute dtype at a time (switching between
-autocast and plain calls rebuilds them). The cost is memory, only for the
-layouts a model's calls use: in bf16 one half-size copy of every weight; in
-fp32 one copy per layout used (MKL's packed layout takes 2.2x the weight).
+The timings that chose each kernel are in docs/notes/2026-12-06-cpu-kernels.md.
+
+The outputs are those of F.linear on the same dtypes up to summation order. The copies are rebuilt when the
+weight or bias changes (their version counters or storage move: an optimizer step, load_state_dict, .to()),
+and are never saved or pickled; one compute dtype at a time (switching between autocast and plain calls
+rebuilds them). The cost is memory, only for the layouts a model's calls use: in bf16 one half-size copy of
+every weight; in fp32 one copy per layout used (MKL's packed layout is larger than the weight).
 
 Legend: R rows (the product of x's leading dims), N output features, K input features.
 """
@@ -49,39 +42,25 @@ from backbones.inference.torch_private import (
 )
 from backbones.precision import compute_dtype
 
-# Which kernel runs a product of R rows, from timing each candidate against F.linear on a 2-core Sapphire
-# Rapids (BENCHMARKS.md gives the model-level numbers):
-# - bf16, R = 1 (batch-1 decoding), where packing chose zoo::gemv (`gemv=True`) and gemv.available(): our
-#   kernel on the weight as it is: over gpt2's 73 matrices in turn, 17-19 GB/s against 9-11 for torch's
-#   GEMV, and 1.3-1.5x oneDNN's;
-# - bf16: oneDNN with the weight packed into its blocked layout wins at every size and R (1.5-2.5x), where
-#   the CPU runs oneDNN's bf16 (AVX512-BF16 or AMX); elsewhere the weight is cast once, F.linear runs it;
-# - fp32, R = 1 (batch-1 decoding): zoo::gemv (AVX2 + FMA) on the weight as it is, where packing chose it
-#   and it runs: inside a decoding step each matrix comes cold from memory, where torch's GEMV reads a
-#   few-MB weight at 6-15 GB/s and ours at 15-25 (a 2-core EPYC: whisper_tiny's decoder matrices 1.3-2.6x
-#   F.linear's, its 51865 x 384 head 1.18x the transposed copy below, 2.4x F.linear);
-# - fp32, R = 1 without zoo::gemv: the weight stored transposed, (K, N) contiguous, through addmm: 1.1-1.3x
-#   F.linear, 1.3x on GPT-2's 50257-way head;
-# - 2 <= R <= GEMV_ROWS (a small batch decoding, beams), bf16 or fp32, where zoo::gemv runs: our kernel too,
-#   which reads each weight row once for all R rows. A decoder's matrices in turn, cold, on a 2-core Zen 4
-#   (a 12 x 768 LLaMA with a 32064-word head; whisper_base's decoder): fp32 at 4 rows 20-25 ms against
-#   oneDNN's 21, the transposed copy's 78-92 and F.linear's 70 (MKL runs a few fp32 rows at 5-6 GB/s); bf16
-#   at 2-4 rows 11-13 ms against oneDNN's 12-16. From 5 rows on oneDNN is level or ahead (fp32 at 6 rows:
-#   22 ms against our 37);
-# - fp32, 2 <= R <= 4 without zoo::gemv, weights of 2^20 elements or more (Whisper's prefill keeps a few
-#   rows of logits): the transposed copy (1.3-2.8x F.linear on Whisper's head, one thread);
-# - fp32, 5 <= R <= 256: oneDNN packed for weights of 2^20 elements or more (1.3-2.3x; at 6 rows on the
-#   Zen 4, 22 ms against the transposed copy's 79), the transposed copy below that (1.2-1.6x: oneDNN's
-#   ~15 us per call never pays off on small weights);
-# - fp32, R > 256, weights of 2^20 or more: MKL's packed GEMM, packed for 512 rows (1.05-1.10x; 1.1x on
-#   a whole bert_base forward). MKL packs for one row count: for 8 rows it is 0.9-1.0x, hence oneDNN there;
-# - fp32 without zoo::gemv, R between 2 and 4 below 2^20 elements, and any R > 1 under 2^18 elements
-#   (gpt_tiny's: the ~2 us of choosing cost more than any kernel saves): nn.Linear's own call.
+# Which kernel runs a product of R rows (docs/notes/2026-12-06-cpu-kernels.md has the timings behind each line):
+# - 1 <= R <= GEMV_ROWS, bf16 or fp32, where packing chose zoo::gemv (`gemv=True`) and it runs here: our kernel
+#   on the weight as it is, which reads each weight row once for all R rows;
+# - bf16 otherwise: oneDNN with the weight packed into its blocked layout, where the CPU runs oneDNN's bf16
+#   (AVX512-BF16 or AMX); elsewhere the weight is cast once and F.linear runs it;
+# - fp32, R = 1 without zoo::gemv: the weight stored transposed, (K, N) contiguous, through addmm;
+# - fp32, 2 <= R <= 4 without zoo::gemv, weights of FP32_MIN_PACKED elements or more (Whisper's prefill keeps
+#   a few rows of logits): the transposed copy;
+# - fp32, R in FP32_ROWS: oneDNN packed for weights of FP32_MIN_PACKED elements or more, the transposed copy
+#   below that (oneDNN's per-call cost never pays off on small weights);
+# - fp32, R above FP32_ROWS, weights of FP32_MIN_PACKED or more: MKL's packed GEMM, packed for MKL_ROWS_HINT
+#   rows (MKL packs for one row count, so oneDNN serves the small batches);
+# - fp32 otherwise (weights under FP32_MIN_COPY elements; R from 2 to 4, or above FP32_ROWS, on weights under
+#   FP32_MIN_PACKED): nn.Linear's own call (choosing a kernel would cost more than any kernel saves).
 # Each copy is made the first time its kernel runs, so a model only holds the layouts its calls use.
 ONEDNN_ROWS_HINT = 8  # oneDNN's packing takes an expected row count; 8 served 1 to 512 rows alike
 MKL_ROWS_HINT = 512
 FP32_ROWS = range(5, 257)
-GEMV_ROWS = 4  # products of up to this many rows go to zoo::gemv where it runs (gemv.MAX_ROWS takes 8)
+GEMV_ROWS = 4  # products of up to this many rows go to zoo::gemv where it runs (a call takes gemv.MAX_ROWS)
 FP32_MIN_COPY = 2**18
 FP32_MIN_PACKED = 2**20
 
@@ -128,7 +107,7 @@ class InferenceWeights:
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         """x (..., K), weight (N, K), bias (N,) or None -> (..., N)."""
-        # Kept cheap (~1-2 us): decoding a small model makes ~25 of these calls per token.
+        # Kept cheap: decoding a small model makes a few dozen of these calls per token.
         autocast = is_any_autocast_enabled()
         if self.plain is not None and not autocast and self.plain == (x.dtype, weight.dtype, x.is_cpu):
             return F.linear(x, weight, bias)

@@ -11,13 +11,15 @@ As quantisation libraries do, packing replaces modules; the blocks read no flag 
   gradients go through kernels.InferenceWeights (which kernel, which copy, and why: kernels.py);
 - every InputProjections (backbones/precision.py: attention's q/k/v, SwiGLU's gate/up) becomes a
   FusedInputProjections, which runs them as ONE product over their concatenated weights: decoding a
-  small model is bound by per-call overhead, and one GEMM costs less than three.
+  small model is bound by per-call overhead, and one GEMM costs less than three;
+- where zoo::gemv runs here, every MultiHeadAttention left on backend "auto" is set to "zoo_cpu", our CPU
+  attention kernels (attention_kernel.py); models that were not packed keep their own backends.
 
-`enabled=False` swaps both back. Calls that need gradients take nn.Linear's path, and copies are built
+`enabled=False` swaps all three back. Calls that need gradients take nn.Linear's path, and copies are built
 lazily on the first call without them; they are never saved or pickled (a copied or unpickled packed
 model rebuilds them). Inside torch.compile the compiler picks its own GEMM layouts, so packed layers
-make nn.Linear's call there, except products of 1 to 4 rows, which stay on zoo::gemv: an operator the
-compiler calls, so a packed model keeps it inside `generate(compile=True)`.
+make nn.Linear's call there, except products of 1 to kernels.GEMV_ROWS rows, which stay on zoo::gemv: an
+operator the compiler calls, so a packed model keeps it inside `generate(compile=True)`.
 
 Legend: N output features, K input features.
 """
@@ -99,12 +101,11 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     FusedInputProjections (enabled=False: swap them back, freeing the copies). Returns `model`, or its
     replacement where `model` itself is one of those layers.
 
-    gemv: whether products of 1 to 4 rows (decoding at batch 1 or a small batch) go to zoo::gemv, our kernel,
-    where the CPU runs it
-    (bf16: AVX512-BF16; fp32: AVX2 and FMA; built on first use, 10-40 s once per machine; gemv.reason()
-    says why not), or stay with torch's kernels. It streams bf16 weights at about twice torch's rate and
-    a decoder's cold fp32 matrices 1.3-2.6x faster (kernels.py); it sums in another order (and, in bf16,
-    treats denormals as zero), so the two can differ in the last bit.
+    gemv: whether products of 1 to kernels.GEMV_ROWS rows (decoding at batch 1 or a small batch) go to
+    zoo::gemv, our kernel, where the CPU runs it (bf16: AVX512-BF16; fp32: AVX2 and FMA; built once per
+    machine on first use; gemv.reason() says why not), or stay with torch's kernels. With the kernel loaded,
+    the attention layers left on "auto" also take our CPU attention backend (zoo_cpu). The kernel sums in
+    another order than torch's (and, in bf16, treats denormals as zero), so the two can differ in the last bit.
     """
     if not isinstance(model, nn.Module):
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")

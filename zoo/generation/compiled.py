@@ -12,8 +12,8 @@ def compiled_step(model: nn.Module) -> nn.Module:
     KV cache) reuses it; nothing here holds the model beyond the session.
 
     On CPU the compiled graph is called through a C++ wrapper (inductor's cpp_wrapper) rather than
-    generated Python: a decode step is ~100 small kernels, and their Python launch code was ~10% of a
-    gpt2 token (an A/B of the two in one process, batch 1: 32.9 -> 29.6 ms per token)."""
+    generated Python: a decode step is about a hundred small kernels, whose Python launch code costs a
+    measurable share of each token (docs/notes/2026-12-06-cpu-kernels.md)."""
     first = next(iter(model.parameters()), None)
     on_cpu = first is None or first.device.type == "cpu"
     return torch.compile(model, dynamic=False, options={"cpp_wrapper": True} if on_cpu else None)
@@ -21,9 +21,8 @@ def compiled_step(model: nn.Module) -> nn.Module:
 
 def compiled_encoder(model: nn.Module):
     """torch.compile(model.encode), for a fixed window: inductor fuses the encoder's norms, activations and
-    residual adds around the matrix products and attention, which stay library kernels (whisper_base's 30 s
-    encoder: ~5% less time, scripts/benchmark.py --only whisper). The code is cached with the class's
-    encode, keyed on shapes: a new batch size compiles anew."""
+    residual adds around the matrix products and attention, which stay library kernels. The code is cached
+    with the class's encode, keyed on shapes: a new batch size compiles anew."""
     first = next(iter(model.parameters()), None)
     on_cpu = first is None or first.device.type == "cpu"
     return torch.compile(model.encode, dynamic=False, options={"cpp_wrapper": True} if on_cpu else None)

@@ -146,8 +146,8 @@ class _Run:
         # checkpoints and the caller keep using the eager `raw` model.
         self.model = torch.compile(model) if config.compile else model
 
-        # Fused AdamW: one kernel over all parameters. On CPU it is ~5x faster than the default
-        # for-each path for GPT-2's 124M parameters (0.09 s vs 0.50 s per step, scripts/benchmark.py).
+        # Fused AdamW: one kernel over all parameters, several times faster on CPU than the default
+        # for-each path (docs/notes/2026-12-06-cpu-kernels.md).
         # (Sharded parameters take the default for-each path.)
         fused = device.type in ("cuda", "cpu") and not self.fsdp
         self.optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
