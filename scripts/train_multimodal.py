@@ -63,6 +63,7 @@ from data.scene_questions import worked_breakdown
 from data.scenes import DEFAULT_KINDS, KINDS, PROMPT_FORMAT, check_kinds, normalize_answer
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe
 from heads.lm import CausalLMHead
+from zoo.cli.common import parser
 from zoo.clip import ClipVisionConfig
 from zoo.io import loading
 from zoo.llava import Llava
@@ -78,7 +79,7 @@ MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser("train-multimodal", __doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--stage", type=int, choices=[1, 2], required=True)
     p.add_argument("--init", help="stage 2: a stage-1 output directory (or its model/)")
     p.add_argument("--model", default="llava_scenes", help="registered LLaVA preset (stage 1)")

@@ -25,6 +25,7 @@ from data.lm_dataset import SpecialWrapped, read_meta, tokenize_to_file, train_v
 from data.loader import BatchStream, default_stack, iterate_once
 from data.text import BROWN_EXTRACT, brown_split
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
+from zoo.cli.common import parser
 from zoo.generation import generate
 from zoo.io import loading
 from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
@@ -42,7 +43,7 @@ TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser("train-text", __doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--model", default="gpt_tiny", help="registered preset (zoo.list_models())")
     p.add_argument("--task", choices=["clm", "mlm", "cls"], help="default: clm for gpt/llama, mlm for bert")
     p.add_argument("--data", help="plain text file (clm/mlm) or Brown corpus folder (cls; default: shipped extract)")

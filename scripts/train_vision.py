@@ -33,6 +33,7 @@ from data.images import (
     train_transform,
 )
 from data.loader import BatchStream, iterate_once
+from zoo.cli.common import parser
 from zoo.io import loading
 from zoo.training import is_main_process, train
 from zoo.training.cli import add_training_arguments, start_run
@@ -40,7 +41,7 @@ from zoo.training.tasks import classification_loss, evaluate_classifier, plot_co
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser("train-vision", __doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--model", default="vit_tiny_patch2_8", help="registered ViT preset (zoo.list_models('vit*'))")
     p.add_argument("--data", default="digits", help="digits | fashion-mnist | an image folder")
     p.add_argument("--init", help="start from a save_pretrained or HF ViT directory (new head)")

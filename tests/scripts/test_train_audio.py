@@ -1,4 +1,5 @@
-"""scripts/train_audio.py end to end on the speech set shipped in data/speech_tiny: the keyword AST and the
+"""scripts/train_audio.py (zoo train-audio; the tasks in zoo/training/keywords.py and speech_recognition.py) end
+to end on the speech set shipped in data/speech_tiny: the keyword AST and the
 Whisper recogniser train on the shared engine, the loss goes down, a resumed run logs the losses of an
 uninterrupted one, and the saved model classifies or transcribes through the public API."""
 import json
@@ -11,6 +12,7 @@ import zoo
 from data.ast_features import ast_features
 from data.speech import load_manifest
 from tests.helpers import ROOT, load_script, stop_after_checkpoint
+from zoo.training import speech_recognition
 
 train_audio = load_script("train_audio")
 SHIPPED = ROOT / "data" / "speech_tiny"
@@ -66,7 +68,7 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch
     pairs = [json.loads(line) for line in (out / "transcripts.jsonl").read_text().splitlines()]
     model = zoo.load_pretrained(out / "model")
     first = pairs[0]
-    again = zoo.transcribe(model, str(SHIPPED / "asr" / first["audio"]), **train_audio.decoding_options())
+    again = zoo.transcribe(model, str(SHIPPED / "asr" / first["audio"]), **speech_recognition.decoding_options())
     from data.audio_tasks import normalize_text
     assert normalize_text(again["text"]) == first["hypothesis"]
 
@@ -92,7 +94,7 @@ def test_asr_learns_and_transcribes_through_the_public_api(tmp_path, monkeypatch
     from data.audio_tasks import lm_corpus
     from data.text import BROWN_EXTRACT, KJV_EXTRACT
     read = []
-    monkeypatch.setattr(train_audio, "lm_corpus",
+    monkeypatch.setattr(speech_recognition, "lm_corpus",
                         lambda exclude: read.append(exclude) or lm_corpus(exclude, KJV_EXTRACT, BROWN_EXTRACT)[:3000])
     fused = train_audio.main([*evaluate, "--lm-weight", "0.3", "--lm-order", "4"])
     assert fused["lm_sentences"] == 3000 and fused["test_rows"] == 6 and 0.0 <= fused["test_wer"]
@@ -156,7 +158,7 @@ def test_scoring_lets_a_learned_vocabulary_write_spaces(text_vocab):
     row = select(rows, "test")[0]
     reference = normalize_text(row["text"])
     model = scripted_whisper(tokenizer, tokenizer.encode(" " + reference) + [tokenizer.eot])
-    wer, pairs = train_audio.word_error_rate(model, [row], SHIPPED / "asr", 0)
+    wer, pairs = speech_recognition.word_error_rate(model, [row], SHIPPED / "asr", 0)
     # with openai-whisper's rules as written, the bare space (the first token of " -" in these vocabularies) was
     # suppressed: "pansiesare..."
     assert pairs[0]["hypothesis"] == reference and wer == 0.0

@@ -200,6 +200,7 @@ def run(transcribe, model, files: list[Path], args: argparse.Namespace) -> tuple
 def main(argv=None) -> list[Path]:
     """Returns the transcript files written; exits with status 1 after writing if any audio file failed."""
     args = parse_args(argv)
+    model_kind(args.model)  # a --model that is not there is said before the audio is looked at
     try:
         files = collect_audio_files(args.audio)
     except (FileNotFoundError, ValueError) as error:
