@@ -182,3 +182,27 @@ def test_a_guide_block_names_its_own_file():
     with pytest.raises(NameError) as info:
         run_block(last)
     assert Path(info.traceback[-1].path) == guide
+
+
+# ----------------------------------------------------------------------------- the docs' size and links
+
+
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+
+
+def test_readme_and_benchmarks_stay_short():
+    """The README reads in ten minutes; BENCHMARKS.md is the summary, the full tables live in benchmarks/."""
+    words = len(README.read_text(encoding="utf-8").split())
+    assert words <= 2000, f"README.md has {words} words; move detail to docs/ (at most 2,000)"
+    lines = len((ROOT / "BENCHMARKS.md").read_text(encoding="utf-8").splitlines())
+    assert lines <= 300, f"BENCHMARKS.md has {lines} lines; the full tables belong in benchmarks/<machine>/"
+
+
+@pytest.mark.parametrize("path", [ROOT / "BENCHMARKS.md", *DOCS, *sorted((ROOT / "benchmarks").glob("*/README.md"))],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_relative_links_resolve(path: Path):
+    text = path.read_text(encoding="utf-8")
+    broken = [m["target"] for m in LINK.finditer(text)
+              if "://" not in m["target"] and not m["target"].startswith(("#", "mailto:"))
+              and not (path.parent / m["target"].split("#")[0]).exists()]
+    assert not broken, f"{path.relative_to(ROOT)}: links to missing files {broken}"
