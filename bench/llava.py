@@ -22,7 +22,7 @@ from bench.config import ModelBench
 from bench.forward import three_ways
 from bench.generation.decode import first_calls_checked
 from bench.references import check_close
-from bench.report import BenchmarkError, ratio_cells, table
+from bench.report import BenchmarkError, ratio_cells, table, target_verdict
 from bench.timing import interleaved, summarize
 
 TARGETS = {"prefill": 1.2, "generate": 1.5}  # ours / transformers, from the vision-language issue
@@ -162,5 +162,5 @@ def _generate_row(r: dict) -> list:
     packed, compiled = _cells(r, "packed", target), _cells(r, "packed+compiled", target)
     best = max([r["ratio"]] + [r[side]["ratio"] for side in ("packed", "packed+compiled") if side in r])
     return [r["batch"], f"{r['ours_tok_s']:,.1f}", packed[0], compiled[0], f"{r['ref_tok_s']:,.1f}",
-            ratio_cells(r, target)[0], packed[1], compiled[1], f">= {target}x", "yes" if best >= target else "no",
+            ratio_cells(r, target)[0], packed[1], compiled[1], *target_verdict(best, target),
             "-" if r["compile_s"] is None else f"{r['compile_s']:.0f} s"]

@@ -110,11 +110,16 @@ def hf_gpt2_like(config: dict, vocab_size: int) -> torch.nn.Module:
         n_head=config["num_heads"], resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
 
 
-def check_close(name: str, dtype: str, got: torch.Tensor, want: torch.Tensor) -> float:
-    """max |got - want|; exits when past TOLERANCE[dtype]: timing different computations would mean nothing."""
+def check_close(name: str, dtype: str, got: torch.Tensor, want: torch.Tensor,
+                sides: str = "ours and the reference") -> float:
+    """max |got - want|; a BenchmarkError when the shapes differ or past TOLERANCE[dtype]: timing different
+    computations would mean nothing. The one agreement check of every section."""
+    if tuple(got.shape) != tuple(want.shape):
+        raise BenchmarkError(f"{name}: {sides}: shapes {tuple(got.shape)} and {tuple(want.shape)} differ; "
+                             "not timing different computations")
     diff = (got.float() - want.float()).abs().max().item()
     limit = TOLERANCE[dtype] * (want.float().abs().max().item() if dtype != "fp32" else 1.0)
     if not diff <= limit:
-        raise BenchmarkError(f"{name} {dtype}: ours and transformers disagree (max abs diff {diff:.3g} > {limit:.3g}); "
-                         "not timing different computations")
+        raise BenchmarkError(f"{name}: {sides} disagree ({dtype}, max abs diff {diff:.3g} > {limit:.3g}) on the "
+                             "same weights; not timing different computations")
     return diff

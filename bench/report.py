@@ -48,14 +48,25 @@ def table(headers: list[str], rows: list[list]) -> str:
     return text
 
 
-def met(ok: bool) -> str:
+def yes_no(ok: bool) -> str:
     return "yes" if ok else "no"
+
+
+def ratio_cell(row: dict, digits: int = 3, bold: bool = True) -> str:
+    """"**1.234x** (lo-hi)": a summarize() row's median ratio and the interquartile range of its pairs."""
+    lo, hi = row["pair_ratio_iqr"]
+    ratio = f"{row['ratio']:.{digits}f}x"
+    return f"{f'**{ratio}**' if bold else ratio} ({lo:.2f}-{hi:.2f})"
+
+
+def target_verdict(value: float, target: float) -> list[str]:
+    """[">= target", "yes"/"no"]: the target a ratio is held to, and whether it meets it."""
+    return [f">= {target}x", yes_no(value >= target)]
 
 
 def ratio_cells(row: dict, target: float) -> list[str]:
     """["**1.234x** (IQR)", ">= target", "yes"/"no"] for a summarize() row."""
-    lo, hi = row["pair_ratio_iqr"]
-    return [f"**{row['ratio']:.3f}x** ({lo:.2f}-{hi:.2f})", f">= {target}x", met(row["ratio"] >= target)]
+    return [ratio_cell(row), *target_verdict(row["ratio"], target)]
 
 
 def machine_line(m: dict, others_share: float) -> str:

@@ -8,8 +8,8 @@ import torch
 
 from bench.config import ModelBench
 from bench.forward import make_batch
-from bench.references import TOLERANCE, reference_pair
-from bench.report import BenchmarkError, ratio_cells, table
+from bench.references import check_close, reference_pair
+from bench.report import ratio_cells, table
 from bench.timing import autocast, ceiling, interleaved, summarize
 from heads.classification import ClassifierHead
 from heads.lm import CausalLMHead
@@ -43,9 +43,8 @@ def run(name: str, config: ModelBench) -> list[dict]:
                 for k, m in models.items()}
         step = {k: (lambda k=k: train_step(models[k], batch, opts[k], dtype, ours=k == "ours")) for k in models}
         losses = {k: fn().item() for k, fn in step.items()}  # first step: same weights, so the same loss
-        diff = abs(losses["ours"] - losses["ref"])
-        if diff > TOLERANCE[dtype] * (1.0 if dtype == "fp32" else abs(losses["ref"])):
-            raise BenchmarkError(f"{name} {dtype}: training losses disagree: {losses}")
+        diff = check_close(f"{name} first training loss", dtype, torch.tensor(losses["ours"]),
+                           torch.tensor(losses["ref"]), "ours and transformers")
         times = interleaved(step, max(config.warmup - 1, 0), config.train_repeats)
         rows.append({"model": name, "dtype": dtype, "loss_diff": diff, **summarize(times, config.batch * config.seq),
                      **ceiling(times, step["ref"])})

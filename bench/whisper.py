@@ -28,11 +28,11 @@ import torch
 import zoo
 from bench import whisper_parts, whisper_transcribe
 from bench.config import WhisperBench
-from bench.report import met, table
+from bench.report import ratio_cell, table, target_verdict
 from bench.timing import interleaved, summarize
-from bench.whisper_refs import Sides, build, check_sides, describe, synthetic_audio
+from bench.whisper_refs import WhisperModels, build, check_sides, describe, synthetic_audio
 from bench.whisper_sides import (
-    Forced,
+    ForcedDecoding,
     bf16_packed,
     calibrate_ct2,
     ct2_window,
@@ -50,7 +50,7 @@ FP32 = ("ours fp32", "ours fp32 packed", "ours fp32 packed+compiled")
 TARGETS = ((FP32, "openai-whisper", 1.6), (FP32, "transformers", 1.6),
            (("ours bf16 packed+compiled",), "faster-whisper int8", 1.0))
 REFERENCES = ("openai-whisper", "transformers", "faster-whisper fp32", "faster-whisper int8")
-# Sides that must give ours' fp32 tokens exactly; the others (bf16, int8) round differently: their leading
+# WhisperModels that must give ours' fp32 tokens exactly; the others (bf16, int8) round differently: their leading
 # tokens equal to ours' are reported.
 EXACT = ("ours fp32 packed", "ours fp32 packed+compiled", "openai-whisper", "transformers", "faster-whisper fp32")
 
@@ -61,7 +61,7 @@ def ours_models(ours) -> dict[str, torch.nn.Module]:
     return {"fp32": ours, "packed": zoo.pack_for_inference(copy.deepcopy(ours)), "bf16 packed": bf16_packed(ours)}
 
 
-def window_fns(sides: Sides, forced: Forced, compile: bool) -> dict:
+def window_fns(sides: WhisperModels, forced: ForcedDecoding, compile: bool) -> dict:
     """{side: Window}: our variants (the compiled ones when `compile`), then the references that can run."""
     models = ours_models(sides.ours)
     fns = {"ours fp32": ours_window(models["fp32"], forced),
@@ -78,7 +78,7 @@ def window_fns(sides: Sides, forced: Forced, compile: bool) -> dict:
     return fns
 
 
-def first_calls(fns: dict, audio, forced: Forced) -> tuple[dict, dict]:
+def first_calls(fns: dict, audio, forced: ForcedDecoding) -> tuple[dict, dict]:
     """Each side's first call (the compiled ones compile in it), checked against ours fp32: (seconds, leading
     tokens equal to ours'). BenchmarkError where a side decodes another count, or an exact side other tokens."""
     seconds, leading, want = {}, {}, None
@@ -91,7 +91,7 @@ def first_calls(fns: dict, audio, forced: Forced) -> tuple[dict, dict]:
     return seconds, leading
 
 
-def stage_shares(ours, audio, forced: Forced, warmup: int, repeats: int) -> dict:
+def stage_shares(ours, audio, forced: ForcedDecoding, warmup: int, repeats: int) -> dict:
     """Ours fp32 split into log-mel, encoder and decoding (from the encoder output), interleaved: each stage's
     median seconds and its share of their sum."""
     mel = log_mel_spectrogram(pad_or_trim(audio))
@@ -109,11 +109,11 @@ def stage_shares(ours, audio, forced: Forced, warmup: int, repeats: int) -> dict
     return {k: {"s": s, "share": s / total} for k, s in medians.items()}
 
 
-def run_window(sides: Sides, config: WhisperBench) -> dict:
+def run_window(sides: WhisperModels, config: WhisperBench) -> dict:
     """One shape: every side's 30 s window, checked, then timed interleaved; ratios of each of our variants
     over each reference; ours' stages."""
     audio = synthetic_audio(30, seed=1)
-    forced = Forced.for_tokenizer(sides.tokenizer, config.whisper_tokens)
+    forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_tokens)
     if "fp32" in sides.ct2_models():
         forced = calibrate_ct2(sides.ct2["fp32"], log_mel_spectrogram(pad_or_trim(audio)).numpy(), forced)
     fns = window_fns(sides, forced, config.whisper_compile)
@@ -158,8 +158,7 @@ def run(config: WhisperBench) -> dict:
 
 
 def cell(r: dict) -> str:
-    lo, hi = r["pair_ratio_iqr"]
-    return f"{r['ratio']:.2f}x ({lo:.2f}-{hi:.2f})"
+    return ratio_cell(r, digits=2, bold=False)
 
 
 def window_report(row: dict, config: WhisperBench) -> str:
@@ -192,7 +191,7 @@ def target_rows(rows: list[dict]) -> list[list]:
                 out.append([row["shape"], " / ".join(variants), ref, "not measured", f">= {target}x", "-"])
                 continue
             best, variant = max(found, key=lambda f: f[0]["ratio"])
-            out.append([row["shape"], variant, ref, f"**{cell(best)}**", f">= {target}x", met(best["ratio"] >= target)])
+            out.append([row["shape"], variant, ref, f"**{cell(best)}**", *target_verdict(best["ratio"], target)])
     return out
 
 

@@ -18,7 +18,7 @@ import torch
 import zoo
 from bench import whisper_refs as refs
 from bench.generation.bound import bandwidth_probes
-from bench.whisper_sides import Forced, openai_window
+from bench.whisper_sides import ForcedDecoding, openai_window
 from data.audio import log_mel_spectrogram, pad_or_trim
 
 
@@ -38,7 +38,7 @@ def decoder_bytes(model) -> int:
 def ceiling(name: str, tokens: int = 64, repeats: int = 5) -> dict:
     openai = refs.random_openai(name)
     ours = zoo.from_whisper(openai).eval()
-    forced = Forced.for_tokenizer(ours.tokenizer, tokens)
+    forced = ForcedDecoding.for_tokenizer(ours.tokenizer, tokens)
     packed = zoo.pack_for_inference(zoo.from_whisper(openai).eval())
     audio = refs.synthetic_audio(30, 0)
     mel = log_mel_spectrogram(pad_or_trim(audio))[None]

@@ -14,10 +14,11 @@ import torch
 
 import zoo
 from bench.config import WhisperBench
-from bench.report import table
+from bench.references import check_close
+from bench.report import ratio_cell, table
 from bench.timing import interleaved, summarize
-from bench.whisper_refs import Sides, agree, synthetic_audio
-from bench.whisper_sides import Forced, hf_decoder, openai_decoder, ours_decoder, same_tokens
+from bench.whisper_refs import WhisperModels, synthetic_audio
+from bench.whisper_sides import ForcedDecoding, hf_decoder, openai_decoder, ours_decoder, same_tokens
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 
 REFERENCES = ("openai-whisper", "transformers")
@@ -38,16 +39,18 @@ def rows_of(times: dict, work: int, sides: tuple[str, ...]) -> dict:
 
 
 @torch.inference_mode()
-def encoder(sides: Sides, packed, mel: torch.Tensor, warmup: int, repeats: int) -> dict:
+def encoder(sides: WhisperModels, packed, mel: torch.Tensor, warmup: int, repeats: int) -> dict:
     fns = {"ours": lambda: sides.ours.encode(mel), "ours packed": lambda: packed.encode(mel),
            "openai-whisper": lambda: sides.openai.encoder(mel),
            "transformers": lambda: sides.hf.model.encoder(mel).last_hidden_state}
     want = fns["ours"]()
-    diffs = {k: agree(f"{sides.name} encoder batch {mel.shape[0]}: ours and {k}", fn(), want) for k, fn in fns.items()}
+    diffs = {k: check_close(f"{sides.name} encoder batch {mel.shape[0]}", "fp32", fn(), want, f"ours and {k}")
+             for k, fn in fns.items()}
     return {**rows_of(interleaved(fns, warmup, repeats), mel.shape[0], ("ours", "ours packed")), "max_abs_diff": diffs}
 
 
-def decoder(sides: Sides, packed, features: torch.Tensor, forced: Forced, warmup: int, repeats: int) -> dict:
+def decoder(sides: WhisperModels, packed, features: torch.Tensor, forced: ForcedDecoding, warmup: int,
+            repeats: int) -> dict:
     fns = {"ours": ours_decoder(sides.ours, forced), "ours packed": ours_decoder(packed, forced),
            "openai-whisper": openai_decoder(sides.openai, forced), "transformers": hf_decoder(sides.hf, forced)}
     want = fns["ours"](features)
@@ -74,15 +77,15 @@ def log_mel(warmup: int, repeats: int) -> dict:
         fns["faster-whisper"] = lambda: fw(audio)[:, :3000]
     want = fns["ours"]()
     got = {k: torch.as_tensor(np.asarray(fn())) for k, fn in fns.items()}
-    diffs = {k: agree(f"log-mel: ours and {k}", got[k], want) for k in REFERENCES}
+    diffs = {k: check_close("log-mel", "fp32", got[k], want, f"ours and {k}") for k in REFERENCES}
     # faster-whisper builds its own mel filters and STFT (numpy): its features differ by ~0.03 by design.
     diffs.update({k: (got[k] - want).abs().max().item() for k in got if k not in diffs and k != "ours"})
     return {**rows_of(interleaved(fns, warmup, repeats), 1, ("ours",)), "max_abs_diff": diffs}
 
 
-def run(sides: Sides, config: WhisperBench) -> dict:
+def run(sides: WhisperModels, config: WhisperBench) -> dict:
     """Encoder and decoder rows per batch size, and the log-mel row."""
-    forced = Forced.for_tokenizer(sides.tokenizer, config.whisper_tokens)
+    forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_tokens)
     packed = zoo.pack_for_inference(copy.deepcopy(sides.ours))
     rows = []
     for batch in config.whisper_batches:
@@ -103,8 +106,7 @@ def run(sides: Sides, config: WhisperBench) -> dict:
 
 
 def _cell(row: dict, ours: str, ref: str) -> str:
-    r = row[f"{ours}|{ref}"]
-    return f"{r['ratio']:.2f}x ({r['pair_ratio_iqr'][0]:.2f}-{r['pair_ratio_iqr'][1]:.2f})"
+    return ratio_cell(row[f"{ours}|{ref}"], digits=2, bold=False)
 
 
 def report(result: dict, config: WhisperBench) -> str:

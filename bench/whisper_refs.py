@@ -4,7 +4,7 @@ ModelDimensions and randomised), ours (zoo.from_whisper), transformers' WhisperF
 of the saved transformers directory (`TransformersConverter`, fp32 and int8), and the check that they compute the
 same.
 
-    sides = build("tiny", workdir)           # Sides: .openai, .ours, .hf, .ct2 {"fp32": model or why not}
+    sides = build("tiny", workdir)           # WhisperModels: .openai, .ours, .hf, .ct2 {"fp32": model or why not}
     diffs = check_sides(sides, mel)          # BenchmarkError where any side's encoder or logits differ
 
 Random weights never end a sequence on their own (or end it at once): every side is given the same
@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 import zoo
-from bench.report import BenchmarkError
+from bench.references import check_close
 from data.audio import SAMPLE_RATE
 from data.whisper_tokenizer import WhisperTokenizer
 
@@ -34,11 +34,10 @@ from data.whisper_tokenizer import WhisperTokenizer
 SHAPES = {"micro": "whisper_micro", "tiny": "whisper_tiny", "base": "whisper_base"}
 WINDOW = {"n_mels": 80, "audio_ctx": 1500, "text_ctx": 448, "vocab_size": 51865}
 WEIGHT_STD = 0.1  # every tensor ~ N(0, 0.1), as tests/helpers.randomize: nothing zero or one hides a mix-up
-TOLERANCE = 1e-3  # max |ours - reference| over encoder outputs and logits, fp32
 PROMPT_LANGUAGE = "en"
 
 @dataclass
-class Sides:
+class WhisperModels:
     """One shape's models on the same weights; ct2 maps "fp32" / "int8" to a ctranslate2.models.Whisper,
     or to the reason it cannot run here (a string)."""
     name: str
@@ -161,29 +160,17 @@ def load_ct2(directory: Path, threads: int) -> dict[str, Any]:
     return models
 
 
-def build(name: str, workdir: Path, threads: int, seed: int = 0) -> Sides:
+def build(name: str, workdir: Path, threads: int, seed: int = 0) -> WhisperModels:
     """Every side of shape `name` on the same random weights (transformers' directory under workdir/name)."""
     ref = random_openai(name, seed)
     ours = zoo.from_whisper(ref).eval()
     hf = hf_from_ours(ours, ours.tokenizer)
     directory = save_hf_directory(hf, ours.tokenizer, Path(workdir) / name)
-    return Sides(name, ref, ours, hf, directory, load_ct2(directory, threads))
-
-
-def agree(what: str, got: torch.Tensor, want: torch.Tensor) -> float:
-    """max |got - want|, or BenchmarkError past TOLERANCE: timing different computations would mean nothing."""
-    if tuple(got.shape) != tuple(want.shape):
-        raise BenchmarkError(f"{what}: shapes {tuple(got.shape)} and {tuple(want.shape)} differ; "
-                             "not timing different computations")
-    diff = (got.float() - want.float()).abs().max().item()
-    if not diff <= TOLERANCE:
-        raise BenchmarkError(f"{what} disagree (max abs diff {diff:.3g} > {TOLERANCE}) on the same weights; "
-                             "not timing different computations")
-    return diff
+    return WhisperModels(name, ref, ours, hf, directory, load_ct2(directory, threads))
 
 
 @torch.inference_mode()
-def check_sides(sides: Sides, mel: torch.Tensor) -> dict[str, float]:
+def check_sides(sides: WhisperModels, mel: torch.Tensor) -> dict[str, float]:
     """Encoder outputs (ours, openai-whisper, transformers, CTranslate2 fp32) and decoder logits over random
     tokens (ours, openai-whisper, transformers) on one mel (n_mels, 3000); their max abs differences."""
     mel = mel[None]  # (1, n_mels, 3000)
@@ -191,19 +178,23 @@ def check_sides(sides: Sides, mel: torch.Tensor) -> dict[str, float]:
     features = sides.ours.encode(mel)  # (1, N, D)
     logits = sides.ours.decode(tokens, features)  # (1, T, V)
     n = sides.name
-    diffs = {"encoder openai": agree(f"{n} encoder: ours and openai-whisper", features, sides.openai.encoder(mel)),
-             "encoder transformers": agree(f"{n} encoder: ours and transformers", features,
-                                           sides.hf.model.encoder(mel).last_hidden_state),
-             "logits openai": agree(f"{n} logits: ours and openai-whisper", logits,
-                                    sides.openai.decoder(tokens, sides.openai.encoder(mel))),
-             "logits transformers": agree(f"{n} logits: ours and transformers", logits,
-                                          sides.hf(input_features=mel, decoder_input_ids=tokens).logits)}
+    diffs = {"encoder openai": check_close(f"{n} encoder", "fp32", features, sides.openai.encoder(mel),
+                                           "ours and openai-whisper"),
+             "encoder transformers": check_close(f"{n} encoder", "fp32", features,
+                                                 sides.hf.model.encoder(mel).last_hidden_state,
+                                                 "ours and transformers"),
+             "logits openai": check_close(f"{n} logits", "fp32", logits,
+                                          sides.openai.decoder(tokens, sides.openai.encoder(mel)),
+                                          "ours and openai-whisper"),
+             "logits transformers": check_close(f"{n} logits", "fp32", logits,
+                                                sides.hf(input_features=mel, decoder_input_ids=tokens).logits,
+                                                "ours and transformers")}
     if "fp32" in sides.ct2_models():
         import ctranslate2
 
         out = sides.ct2["fp32"].encode(ctranslate2.StorageView.from_array(mel.numpy()), to_cpu=True)
-        diffs["encoder ctranslate2"] = agree(f"{n} encoder: ours and CTranslate2 fp32", torch.from_numpy(
-            np.array(out)), features)
+        diffs["encoder ctranslate2"] = check_close(f"{n} encoder", "fp32", torch.from_numpy(np.array(out)), features,
+                                                   "ours and CTranslate2 fp32")
     return diffs
 
 
@@ -217,7 +208,7 @@ def synthetic_audio(seconds: float, seed: int) -> np.ndarray:
     return wave.astype(np.float32)
 
 
-def describe(sides: Sides) -> dict:
+def describe(sides: WhisperModels) -> dict:
     """The shape and what could not run, for the JSON and the report."""
     d = sides.openai.dims
     return {"shape": sides.name, "dims": dataclasses.asdict(d) if dataclasses.is_dataclass(d) else dict(vars(d)),

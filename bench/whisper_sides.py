@@ -1,7 +1,7 @@
 """How each side of the Whisper benchmark decodes, the way its users call it: one 30 s window from the
 waveform (its own log-mel, its encoder, greedy tokens), or a batch of encoder outputs (the decoder alone).
 
-    forced = Forced.for_tokenizer(tokenizer, tokens=64)
+    forced = ForcedDecoding.for_tokenizer(tokenizer, tokens=64)
     window = ours_window(model, forced, dtype="bf16", compile=True)    # audio (samples,) -> token ids
     tokens = window(audio)
 
@@ -35,7 +35,7 @@ Window = Callable[[np.ndarray], list[int]]  # 16 kHz audio (samples,) -> the dec
 
 
 @dataclass(frozen=True)
-class Forced:
+class ForcedDecoding:
     """The decoding every side runs: `tokens` greedy text tokens after `prompt`, `suppress` never decoded."""
     tokens: int
     suppress: tuple[int, ...]
@@ -44,7 +44,7 @@ class Forced:
     ct2_max_length: int = 0  # what CTranslate2's generate needs as max_length for `tokens` (calibrate_ct2)
 
     @classmethod
-    def for_tokenizer(cls, tokenizer: WhisperTokenizer, tokens: int) -> Forced:
+    def for_tokenizer(cls, tokenizer: WhisperTokenizer, tokens: int) -> ForcedDecoding:
         return cls(tokens, tuple(forced_suppress(tokenizer)), tuple(window_prompt(tokenizer)), tokenizer.eot)
 
     def ours(self) -> DecodingOptions:
@@ -64,7 +64,7 @@ def bf16_packed(model: nn.Module) -> nn.Module:
     return zoo.pack_for_inference(copy.deepcopy(model).to(torch.bfloat16))
 
 
-def ours_window(model: nn.Module, forced: Forced, dtype: str = "fp32", compile: bool = False) -> Window:
+def ours_window(model: nn.Module, forced: ForcedDecoding, dtype: str = "fp32", compile: bool = False) -> Window:
     """Ours: data.audio's log-mel, then whisper_decode.decode (under autocast for dtype "bf16")."""
     options = forced.ours()
 
@@ -75,7 +75,7 @@ def ours_window(model: nn.Module, forced: Forced, dtype: str = "fp32", compile: 
     return run
 
 
-def openai_window(model: nn.Module, forced: Forced) -> Window:
+def openai_window(model: nn.Module, forced: ForcedDecoding) -> Window:
     """openai-whisper: whisper.log_mel_spectrogram, then whisper.decode."""
     import whisper
 
@@ -83,7 +83,7 @@ def openai_window(model: nn.Module, forced: Forced) -> Window:
     return lambda audio: whisper.decode(model, whisper.log_mel_spectrogram(whisper.pad_or_trim(audio)), options).tokens
 
 
-def hf_window(model: nn.Module, directory: Path, forced: Forced) -> Window:
+def hf_window(model: nn.Module, directory: Path, forced: ForcedDecoding) -> Window:
     """transformers: WhisperFeatureExtractor, then generate (its suppress lists are in the generation config)."""
     import transformers
 
@@ -96,7 +96,7 @@ def hf_window(model: nn.Module, directory: Path, forced: Forced) -> Window:
     return run
 
 
-def ct2_generate(model, features, forced: Forced, rows: int = 1) -> list[list[int]]:
+def ct2_generate(model, features, forced: ForcedDecoding, rows: int = 1) -> list[list[int]]:
     """CTranslate2's greedy generate on mel (B, n_mels, 3000) as numpy or on its encoder's StorageView."""
     import ctranslate2
 
@@ -107,7 +107,7 @@ def ct2_generate(model, features, forced: Forced, rows: int = 1) -> list[list[in
     return [r.sequences_ids[0] for r in results]
 
 
-def ct2_window(model, forced: Forced) -> Window:
+def ct2_window(model, forced: ForcedDecoding) -> Window:
     """faster-whisper's way: its FeatureExtractor over the audio, one 30 s window of it, CTranslate2's generate."""
     from faster_whisper.audio import pad_or_trim as fw_pad_or_trim
     from faster_whisper.feature_extractor import FeatureExtractor
@@ -120,7 +120,7 @@ def ct2_window(model, forced: Forced) -> Window:
     return run
 
 
-def calibrate_ct2(model, mel: np.ndarray, forced: Forced) -> Forced:
+def calibrate_ct2(model, mel: np.ndarray, forced: ForcedDecoding) -> ForcedDecoding:
     """forced with the max_length that makes CTranslate2 decode exactly forced.tokens. faster-whisper passes
     len(prompt) + max_new_tokens; CTranslate2 4.8.5 decodes max_length // 2 tokens for a Whisper model
     (whatever the prompt), so both are tried; BenchmarkError if neither gives the count."""
@@ -139,19 +139,19 @@ def calibrate_ct2(model, mel: np.ndarray, forced: Forced) -> Forced:
 Decoder = Callable[[torch.Tensor], list[list[int]]]  # encoder outputs (B, N, D) -> each row's token ids
 
 
-def ours_decoder(model: nn.Module, forced: Forced) -> Decoder:
+def ours_decoder(model: nn.Module, forced: ForcedDecoding) -> Decoder:
     options = forced.ours()
     return lambda features: [r.tokens for r in decode(model, features, options)]
 
 
-def openai_decoder(model: nn.Module, forced: Forced) -> Decoder:
+def openai_decoder(model: nn.Module, forced: ForcedDecoding) -> Decoder:
     import whisper
 
     options = forced.openai()
     return lambda features: [r.tokens for r in whisper.decode(model, features, options)]
 
 
-def hf_decoder(model: nn.Module, forced: Forced) -> Decoder:
+def hf_decoder(model: nn.Module, forced: ForcedDecoding) -> Decoder:
     from transformers.modeling_outputs import BaseModelOutput
 
     def run(features: torch.Tensor) -> list[list[int]]:
@@ -161,7 +161,7 @@ def hf_decoder(model: nn.Module, forced: Forced) -> Decoder:
     return run
 
 
-def same_tokens(what: str, got: list[list[int]], want: list[list[int]], forced: Forced, exact: bool) -> int:
+def same_tokens(what: str, got: list[list[int]], want: list[list[int]], forced: ForcedDecoding, exact: bool) -> int:
     """Every row has forced.tokens tokens (else BenchmarkError: the sides would time different work) and, when
     `exact`, equals want (else BenchmarkError); returns the fewest leading tokens equal to want's over rows."""
     counts = sorted({len(row) for row in got})

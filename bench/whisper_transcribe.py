@@ -18,21 +18,21 @@ import zoo
 from bench.config import WhisperBench
 from bench.report import BenchmarkError, table
 from bench.timing import interleaved, summarize
-from bench.whisper_refs import CT2_TYPES, Sides, synthetic_audio
-from bench.whisper_sides import Forced, bf16_packed, calibrate_ct2
+from bench.whisper_refs import CT2_TYPES, WhisperModels, synthetic_audio
+from bench.whisper_sides import ForcedDecoding, bf16_packed, calibrate_ct2
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 
 BATCH_SIZE = 8  # audios zoo.transcribe decodes together
 
 
-def options(forced: Forced) -> dict:
+def options(forced: ForcedDecoding) -> dict:
     """The transcribe options ours and openai-whisper share (openai-whisper's names)."""
     return {"language": "en", "temperature": 0.0, "condition_on_previous_text": False, "without_timestamps": True,
             "sample_len": forced.tokens, "suppress_tokens": list(forced.suppress), "compression_ratio_threshold": None,
             "logprob_threshold": None, "no_speech_threshold": None}
 
 
-def ours_fn(model, forced: Forced, batch_size: int | None = None):
+def ours_fn(model, forced: ForcedDecoding, batch_size: int | None = None):
     kw = options(forced)
     return lambda audio: zoo.transcribe(model, audio, batch_size=batch_size, **kw)
 
@@ -41,7 +41,7 @@ def bf16_name(compile: bool) -> str:
     return "ours bf16 packed" + ("+compiled" if compile else "")
 
 
-def ours_bf16_fn(sides: Sides, forced: Forced, compile: bool):
+def ours_bf16_fn(sides: WhisperModels, forced: ForcedDecoding, compile: bool):
     """zoo.transcribe on ours with bf16 weights, packed (and its encoder and decoding steps compiled): the
     configuration the window table times against faster-whisper int8. Its segments round differently from
     fp32's; with every special token suppressed it decodes the same count. -> audio -> its tokens."""
@@ -53,14 +53,14 @@ def ours_bf16_fn(sides: Sides, forced: Forced, compile: bool):
     return run
 
 
-def openai_fn(model, forced: Forced):
+def openai_fn(model, forced: ForcedDecoding):
     import whisper
 
     kw = {**options(forced), "fp16": False, "verbose": None}
     return lambda audio: whisper.transcribe(model, audio, **kw)
 
 
-def hf_long_fn(sides: Sides, forced: Forced):
+def hf_long_fn(sides: WhisperModels, forced: ForcedDecoding):
     """transformers' long-form generate over the whole log-mel: it requires timestamps (its rules then place
     them), so only <|endoftext|> and the other non-timestamp special tokens are suppressed."""
     import transformers
@@ -78,7 +78,7 @@ def hf_long_fn(sides: Sides, forced: Forced):
     return run
 
 
-def faster_whisper_fn(sides: Sides, kind: str, forced: Forced):
+def faster_whisper_fn(sides: WhisperModels, kind: str, forced: ForcedDecoding):
     """faster-whisper's WhisperModel on the CTranslate2 directory: its max_new_tokens is set so that the
     max_length it gives CTranslate2 is the one that decodes the forced count (whisper_sides.calibrate_ct2)."""
     from faster_whisper import WhisperModel
@@ -109,7 +109,7 @@ def check_same(what: str, outputs: dict) -> None:
                                  "not timing different computations")
 
 
-def short_files(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
+def short_files(sides: WhisperModels, forced: ForcedDecoding, config: WhisperBench) -> dict:
     rng = np.random.default_rng(3)
     files = [synthetic_audio(float(rng.uniform(5, 10)), seed=100 + i) for i in range(config.whisper_files)]
     batched, alone, ref = (ours_fn(sides.ours, forced, BATCH_SIZE), ours_fn(sides.ours, forced),
@@ -124,7 +124,7 @@ def short_files(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
             "ratios": ratios}
 
 
-def long_audio(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
+def long_audio(sides: WhisperModels, forced: ForcedDecoding, config: WhisperBench) -> dict:
     audio = synthetic_audio(config.whisper_long_s, seed=4)
     fns = {"ours": ours_fn(sides.ours, forced), "openai-whisper": openai_fn(sides.openai, forced)}
     outputs = {k: fn(audio) for k, fn in fns.items()}
@@ -150,12 +150,12 @@ def long_audio(sides: Sides, forced: Forced, config: WhisperBench) -> dict:
             "bf16_side": bf16, "bf16_ratios": bf16_ratios, "unavailable": notes}
 
 
-def run(sides: Sides, config: WhisperBench) -> dict:
-    forced = Forced.for_tokenizer(sides.tokenizer, config.whisper_file_tokens)
+def run(sides: WhisperModels, config: WhisperBench) -> dict:
+    forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_file_tokens)
     short = short_files(sides, forced, config)
     print(f"  whisper transcribe {sides.name}: batched / file by file "
           f"{short['ratios']['ours file by file']['ratio']:.2f}", flush=True)
-    long_forced = Forced.for_tokenizer(sides.tokenizer, config.whisper_tokens)
+    long_forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_tokens)
     if "fp32" in sides.ct2_models():
         mel = log_mel_spectrogram(pad_or_trim(synthetic_audio(30, seed=1))).numpy()
         long_forced = calibrate_ct2(sides.ct2["fp32"], mel, long_forced)

@@ -95,15 +95,15 @@ class InferenceWeights:
     """The inference copies of one weight and bias, keyed on what they were made from: called as
     F.linear(x, weight, bias) is, under no_grad / inference_mode."""
 
-    def __init__(self, few_row_kernel: bool | None = False) -> None:
+    def __init__(self, use_gemv: bool | None = False) -> None:
         self.source: tuple | None = None  # (dtype, weight version, weight storage, bias version, bias storage)
         self.plain: tuple | None = None  # (dtype, weight dtype, on CPU) for which F.linear itself is best
         self.copies: dict[str, torch.Tensor] = {}  # kernel -> the weight laid out for it
         self.bias: torch.Tensor | None = None  # in the compute dtype
         self.dtype: torch.dtype | None = None
-        # Few-row products through zoo::gemv: True / False as pack_for_inference decided, None to
-        # decide (build the kernel) at the first such call.
-        self.gemv = few_row_kernel
+        # Few-row products through zoo::gemv: True / False as pack_for_inference decided; None: not decided
+        # yet (a model without CPU weights at packing), so the first such call decides (builds the kernel).
+        self.gemv = use_gemv
 
     def __call__(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
         """x (..., K), weight (N, K), bias (N,) or None -> (..., N)."""
@@ -204,11 +204,11 @@ class FusedWeights:
     product: their weights concatenated once, then handled as one Linear's (cast, packed). Holds copies,
     never parameters, rebuilt when any part changes."""
 
-    def __init__(self, few_row_kernel: bool | None = False) -> None:
+    def __init__(self, use_gemv: bool | None = False) -> None:
         self.key: list | None = None
         self.weight: torch.Tensor | None = None  # (sum of the layers' N, K)
         self.bias: torch.Tensor | None = None
-        self.inner = InferenceWeights(few_row_kernel)
+        self.inner = InferenceWeights(use_gemv)
 
     def __call__(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> torch.Tensor:
         """x (..., K) -> (..., sum of the layers' N): torch.cat of their outputs."""

@@ -41,9 +41,9 @@ class PackedLinear(nn.Linear):
     """nn.Linear whose calls without gradients go through its inference copies (`self.inference`)."""
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None, *,
-                 few_row_kernel: bool | None = False) -> None:
+                 use_gemv: bool | None = False) -> None:
         super().__init__(in_features, out_features, bias, device, dtype)
-        self.inference = InferenceWeights(few_row_kernel)
+        self.inference = InferenceWeights(use_gemv)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (..., K) -> (..., N), as F.linear up to summation order."""
@@ -60,9 +60,9 @@ class PackedLinear(nn.Linear):
 class FusedInputProjections(InputProjections):
     """InputProjections as one product (`self.fused`) in eager calls without gradients; else each layer."""
 
-    def __init__(self, few_row_kernel: bool | None = False) -> None:
+    def __init__(self, use_gemv: bool | None = False) -> None:
         super().__init__()
-        self.fused = FusedWeights(few_row_kernel)
+        self.fused = FusedWeights(use_gemv)
 
     def forward(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, ...]:
         """x (..., K) -> one (..., N_i) output per layer."""
@@ -83,12 +83,12 @@ def _swap(module: nn.Module, cls: type[nn.Module], **state) -> nn.Module:
     return new
 
 
-def _replacement(module: nn.Module, enabled: bool, few_row_kernel: bool | None) -> nn.Module:
+def _replacement(module: nn.Module, enabled: bool, use_gemv: bool | None) -> nn.Module:
     kind = type(module)  # exact types: a subclass (LoRA, parametrized, quantised) keeps its own forward
     if enabled and kind in (nn.Linear, PackedLinear):
-        return _swap(module, PackedLinear, inference=InferenceWeights(few_row_kernel))
+        return _swap(module, PackedLinear, inference=InferenceWeights(use_gemv))
     if enabled and kind in (InputProjections, FusedInputProjections):
-        return _swap(module, FusedInputProjections, fused=FusedWeights(few_row_kernel))
+        return _swap(module, FusedInputProjections, fused=FusedWeights(use_gemv))
     if not enabled and kind is PackedLinear:
         return _swap(module, nn.Linear)
     if not enabled and kind is FusedInputProjections:
@@ -112,15 +112,15 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
     # zoo::gemv is decided (built) now for a model with CPU weights, so that compiled steps, which cannot
     # build it while tracing, call it too; a model without (meta, CUDA: None) decides at its first eager
     # one-row call on the CPU.
-    few_row_kernel: bool | None = False
+    use_gemv: bool | None = False
     if enabled and gemv:
         cpu = any(p.is_cpu and p.dtype in (torch.float32, torch.bfloat16) for p in model.parameters())
-        few_row_kernel = gemv_kernel.available(torch.float32) if cpu else None
+        use_gemv = gemv_kernel.available(torch.float32) if cpu else None
     replaced: dict[int, nn.Module] = {}  # id -> replacement: a module reached by two paths is swapped once
 
     def replace(module: nn.Module) -> nn.Module:
         if id(module) not in replaced:
-            replaced[id(module)] = _replacement(module, enabled, few_row_kernel)
+            replaced[id(module)] = _replacement(module, enabled, use_gemv)
         return replaced[id(module)]
 
     for path, module in list(model.named_modules(remove_duplicate=False)):
@@ -128,7 +128,7 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
         if path and new is not module:  # the swapped layers have no children: parents are never swapped
             parent, _, name = path.rpartition(".")
             setattr(model.get_submodule(parent), name, new)
-    _set_attention_backend(model, enabled and few_row_kernel is True)
+    _set_attention_backend(model, enabled and use_gemv is True)
     return replace(model)
 
 

@@ -7,6 +7,7 @@ import re
 import torch
 
 import zoo
+from bench.report import yes_no
 from zoo.generation import generate
 
 TARGETS = {  # from the generation-performance issue
@@ -56,4 +57,4 @@ def decode_fns(models: dict, variants: list[str], ids: torch.Tensor, new: int) -
 
 def target_cells(model: str, ok: bool, text: str) -> list[str]:
     """[target, met] where the target is set for `model` (TARGET_MODEL), else placeholders naming it."""
-    return [text, "yes" if ok else "no"] if model == TARGET_MODEL else [f"- ({text} for {TARGET_MODEL})", "-"]
+    return [text, yes_no(ok)] if model == TARGET_MODEL else [f"- ({text} for {TARGET_MODEL})", "-"]

@@ -14,7 +14,7 @@ from torch import nn
 
 from bench.config import GenerationBench
 from bench.generation.common import TARGETS
-from bench.report import BenchmarkError, met, table
+from bench.report import BenchmarkError, table, target_verdict
 from bench.timing import interleaved
 from zoo.generation import GenerationConfig, generate, speculative_generate
 
@@ -102,5 +102,5 @@ def k_table(s: dict) -> str:
     target, tokens = TARGETS["speculative"], s["tokens"]
     return table(["k", "tok/s", "speed-up vs plain", "acceptance rate", "target forwards / token", "target", "met"],
                  [[r["k"], f"{r['tok_s']:.1f}", f"**{r['speedup']:.2f}x**", f"{r['acceptance_rate']:.2f}",
-                   f"{r['target_forwards'] / tokens:.2f}", f">= {target}x", met(r["speedup"] >= target)]
+                   f"{r['target_forwards'] / tokens:.2f}", *target_verdict(r["speedup"], target)]
                   for r in s["rows"]])

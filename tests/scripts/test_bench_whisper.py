@@ -67,9 +67,9 @@ def test_a_weight_mismatch_is_refused(micro_sides, side):
 
 def test_other_tokens_or_counts_are_refused():
     from bench.report import BenchmarkError
-    from bench.whisper_sides import Forced, same_tokens
+    from bench.whisper_sides import ForcedDecoding, same_tokens
 
-    forced = Forced(tokens=3, suppress=(5,), prompt=(1,), eot=5)
+    forced = ForcedDecoding(tokens=3, suppress=(5,), prompt=(1,), eot=5)
     assert same_tokens("int8", [[7, 8, 0]], [[7, 8, 9]], forced, exact=False) == 2
     with pytest.raises(BenchmarkError, match="differ from ours at token 2"):
         same_tokens("transformers", [[7, 8, 0]], [[7, 8, 9]], forced, exact=True)

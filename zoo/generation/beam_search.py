@@ -59,7 +59,7 @@ class _Finished:
         return best.masked_fill(torch.arange(length, device=best.device) >= self.length[:, :1], pad)
 
 
-def _check(config: GenerationConfig) -> None:
+def _check_beam_options(config: GenerationConfig) -> None:
     if config.do_sample:
         raise ValueError("beam search here is deterministic: do_sample must be False with num_beams > 1")
     if config.stop_sequences:
@@ -70,7 +70,7 @@ def _check(config: GenerationConfig) -> None:
 def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
     """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with the first EOS id."""
-    _check(config)
+    _check_beam_options(config)
     b, k, n, lp = input_ids.shape[0], config.num_beams, config.max_new_tokens, config.length_penalty
     device = input_ids.device
     eos = torch.tensor(config.eos_ids, device=device, dtype=torch.long)

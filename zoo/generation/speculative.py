@@ -42,7 +42,7 @@ class SpeculativeStats:
         return self.accepted / self.proposed if self.proposed else 0.0
 
 
-class _Follower:
+class _CatchUpSession:
     """A Session whose cache is always a prefix of the sequence being generated.
 
     `predict(seq, n)` feeds whatever of `seq` the cache lacks, in one forward,
@@ -75,7 +75,7 @@ class _Follower:
             self.last = None  # the logits after the dropped tokens no longer apply
 
 
-def _check(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
+def _check_speculative(target: nn.Module, draft: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
            num_draft_tokens: int) -> None:
     if input_ids.dim() == 2 and input_ids.shape[0] != 1:
         raise ValueError(f"speculative decoding supports batch size 1 only (as transformers' assisted generation); "
@@ -129,14 +129,14 @@ def speculative_generate(target: nn.Module, draft: nn.Module, input_ids: torch.T
     follows the target's distribution. The draft must share the target's vocabulary.
     Stops at an EOS id or a stop sequence (kept in the output), like `generate`.
     """
-    _check(target, draft, input_ids, config, num_draft_tokens)
+    _check_speculative(target, draft, input_ids, config, num_draft_tokens)
     training = [model for model in (target, draft) if model.training]
     for model in training:  # eval() walks every module: skip it when there is nothing to switch
         model.eval()
-    followers: list[_Follower] = []
+    followers: list[_CatchUpSession] = []
     try:
         for model in (target, draft):
-            followers.append(_Follower(model, input_ids, config.max_new_tokens, attention_mask))
+            followers.append(_CatchUpSession(model, input_ids, config.max_new_tokens, attention_mask))
             followers[-1].predict(input_ids, 1)  # prefill: the prompt exactly once
         stats = SpeculativeStats()
         tokens = _decode(*followers, input_ids, config, num_draft_tokens, generator, stats)
@@ -149,7 +149,7 @@ def speculative_generate(target: nn.Module, draft: nn.Module, input_ids: torch.T
             model.train()
 
 
-def _decode(verifier: _Follower, drafter: _Follower, input_ids: torch.Tensor, config: GenerationConfig,
+def _decode(verifier: _CatchUpSession, drafter: _CatchUpSession, input_ids: torch.Tensor, config: GenerationConfig,
             num_draft_tokens: int, generator: torch.Generator | None, stats: SpeculativeStats) -> torch.Tensor:
     """Rounds of draft-then-verify until max_new_tokens, an EOS id or a stop sequence."""
     tokens = input_ids  # (1, T) prompt + output so far

@@ -250,7 +250,7 @@ class DecodingPlan:
         length = max(map(len, self.initials))  # T
         self.sot_index = self.initial.index(tokenizer.sot)
         self.sot_positions = [length - len(i) + i.index(tokenizer.sot) for i in self.initials]  # after the padding
-        self.steps = self.room(length)
+        self.steps = self.tokens_to_sample(length)
         if self.steps < 1:
             raise ValueError(f"the initial tokens ({length}: prompt, sot_sequence, prefix) leave no "
                              f"room to sample in the decoder's {self.text_ctx} positions: shorten the prompt or prefix")
@@ -265,7 +265,7 @@ class DecodingPlan:
         if self.options.shallow_fusion is not None:  # after Whisper's rules: what they forbid stays forbidden
             self.rules.rules.append(self.options.shallow_fusion.rule(length))
 
-    def room(self, length: int) -> int:
+    def tokens_to_sample(self, length: int) -> int:
         """Tokens sampled after `length` initial tokens: sample_len, fewer where that leaves less room in text_ctx."""
         return min(self.sample_len, self.text_ctx + 1 - length)
 
@@ -332,7 +332,7 @@ def _search_rows(plan: DecodingPlan, features: torch.Tensor, rows: list[Decoding
     """Each audio's (candidates, no-speech probability) under `plan` (made for `rows`). Audios whose initial
     tokens leave the same room to sample decode in one session: a shorter row in a longer row's session
     would get less room than alone."""
-    rooms = [plan.room(len(i)) for i in plan.initials]
+    rooms = [plan.tokens_to_sample(len(i)) for i in plan.initials]
     found: list = [None] * len(rows)
     for room in dict.fromkeys(rooms):
         index = [i for i, r in enumerate(rooms) if r == room]
