@@ -79,7 +79,7 @@ MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = parser("train-multimodal", __doc__)  # zoo.cli.common: defaults shown in --help
+    p = parser(__doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--stage", type=int, choices=[1, 2], required=True)
     p.add_argument("--init", help="stage 2: a stage-1 output directory (or its model/)")
     p.add_argument("--model", default="llava_scenes", help="registered LLaVA preset (stage 1)")

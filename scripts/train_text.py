@@ -43,7 +43,7 @@ TASKS = {"gpt": "clm", "llama": "clm", "bert": "mlm"}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = parser("train-text", __doc__)  # zoo.cli.common: defaults shown in --help
+    p = parser(__doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--model", default="gpt_tiny", help="registered preset (zoo.list_models())")
     p.add_argument("--task", choices=["clm", "mlm", "cls"], help="default: clm for gpt/llama, mlm for bert")
     p.add_argument("--data", help="plain text file (clm/mlm) or Brown corpus folder (cls; default: shipped extract)")

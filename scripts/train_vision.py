@@ -41,7 +41,7 @@ from zoo.training.tasks import classification_loss, evaluate_classifier, plot_co
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = parser("train-vision", __doc__)  # zoo.cli.common: defaults shown in --help
+    p = parser(__doc__)  # zoo.cli.common: defaults shown in --help
     p.add_argument("--model", default="vit_tiny_patch2_8", help="registered ViT preset (zoo.list_models('vit*'))")
     p.add_argument("--data", default="digits", help="digits | fashion-mnist | an image folder")
     p.add_argument("--init", help="start from a save_pretrained or HF ViT directory (new head)")

@@ -38,7 +38,7 @@ TEXT_FAMILIES = ("gpt", "llama", "bert")
 
 
 def parse_args(argv=None):
-    p = parser("visualize-attention", __doc__)
+    p = parser(__doc__)
     p.add_argument("--model", required=True, help="checkpoint directory (ours or HF) or a preset name")
     p.add_argument("--layer", type=int, default=-1, help="block index (negative counts from the last)")
     p.add_argument("--out", default="runs/attention", help="folder for the PNGs")

@@ -59,7 +59,7 @@ def test_each_subcommand_help_shows_defaults(name, capsys):
 
 
 def test_defaults_are_shown_without_help_text_too(capsys):
-    p = parser("x", "doc")
+    p = parser("doc")
     p.add_argument("--steps", type=int, default=0)
     p.add_argument("--flag", action="store_true")
     p.add_argument("--name", help="already says %(default)s", default="a")

@@ -1,6 +1,6 @@
 """What every `zoo` subcommand shares: its parser, flags under two spellings, runtime options, usage errors.
 
-A subcommand's parser comes from `parser(name, doc)`: the description as written and every option's default
+A subcommand's parser comes from `parser(doc)`: the description as written and every option's default
 in --help. `flag()` adds one option under the dashed spelling (--max-new-tokens) and the underscored one
 (--max_new_tokens) where a reference command line spells it so (openai-whisper's `whisper`, litgpt's
 `generate`). `add_runtime_arguments` adds --device, --dtype and --threads, `place()` applies them.
@@ -12,7 +12,6 @@ import argparse
 import copy
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import torch
 
@@ -53,14 +52,10 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return super()._format_action(action)
 
 
-def prog(name: str) -> str | None:
-    """`zoo NAME` when run as the zoo command; else argparse's default (the script's file name)."""
-    return f"zoo {name}" if Path(sys.argv[0]).name == "zoo" else None
-
-
-def parser(name: str, doc: str | None) -> argparse.ArgumentParser:
-    """A subcommand's parser: `doc` as its description, defaults shown in --help."""
-    return argparse.ArgumentParser(prog=prog(name), description=doc, formatter_class=HelpFormatter)
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    """A subcommand's parser: `doc` as its description, defaults shown in --help. Its usage line names the
+    program as argparse does (the script's file name; `zoo NAME` under the zoo command, which sets argv[0])."""
+    return argparse.ArgumentParser(description=doc, formatter_class=HelpFormatter)
 
 
 def parse_dtype(text: str) -> str:

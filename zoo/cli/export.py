@@ -42,7 +42,7 @@ TOKEN_INPUTS = ("input_ids", "attention_mask", "position_ids", "decoder_input_id
 
 
 def parse_args(argv=None):
-    p = parser("export", __doc__)
+    p = parser(__doc__)
     p.add_argument("--model", required=True, help="preset, save_pretrained, HF or CTranslate2 directory, .pt file")
     p.add_argument("--out", required=True, type=Path, help="directory for model.pt2, model.onnx, export.json")
     p.add_argument("--format", choices=[*FORMATS, "both"], default="both")

@@ -27,7 +27,7 @@ DECODERS = ("gpt", "llama")
 
 
 def parse_args(argv=None):
-    p = parser("generate", __doc__)
+    p = parser(__doc__)
     p.add_argument("--model", required=True, help="preset, save_pretrained or HF directory")
     p.add_argument("--tokenizer", help="tokenizer.json, vocab.txt or a directory (default: the model's)")
     p.add_argument("--prompt", action="append", required=True, help="repeat for a batch")

@@ -50,6 +50,8 @@ def script_main(name: str, relative: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run `zoo SUBCOMMAND ...` (argv: the words after `zoo`; default the command line); the exit status."""
+    from_command_line = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(usage())
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zoo: unknown subcommand {name!r}; expected one of {', '.join(COMMANDS)} (zoo --help)",
               file=sys.stderr)
         return 2
+    if from_command_line:
+        sys.argv[0] = f"zoo {name}"  # every subcommand's usage line (argparse's prog) reads "zoo NAME"
     target = COMMANDS[name][0]
     if target.startswith("scripts/"):
         command = script_main(name, target)

@@ -56,7 +56,7 @@ TASKS = {"keywords": "ast_tiny", "asr": "whisper_micro"}
 
 
 def parse_args(argv=None) :
-    p = parser("train-audio", __doc__)
+    p = parser(__doc__)
     p.add_argument("--task", choices=sorted(TASKS), required=True)
     p.add_argument("--data", help="a folder with manifest.jsonl (default: the full set if built, else the shipped one)")
     p.add_argument("--model", help=f"registered preset (default: {TASKS})")

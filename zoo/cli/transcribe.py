@@ -76,7 +76,7 @@ def flag(p, name: str, *short: str, **kwargs) -> None:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = parser("transcribe", __doc__)
+    p = parser(__doc__)
     p.add_argument("audio", nargs="+", help="audio files, or directories of them")
     flag(p, "model", required=True, metavar="MODEL",
          help="preset, HF, CTranslate2 or save_pretrained directory, or .pt file")
