@@ -111,7 +111,7 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
         raise TypeError(f"pack_for_inference expects an nn.Module, got {type(model).__name__}")
     # zoo::gemv is decided (built) now for a model with CPU weights, so that compiled steps, which cannot
     # build it while tracing, call it too; a model without (meta, CUDA: None) decides at its first eager
-    # one-row call on the CPU.
+    # few-row call on the CPU.
     use_gemv: bool | None = False
     if enabled and gemv:
         cpu = any(p.is_cpu and p.dtype in (torch.float32, torch.bfloat16) for p in model.parameters())
