@@ -37,8 +37,8 @@ from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, loa
 from zoo.generation.compiled import compiled_encoder
 from zoo.generation.conditioned import AudioConditioned
 from zoo.generation.config import GenerationConfig
+from zoo.generation.decode import decode_steps
 from zoo.generation.ngram import ShallowFusion
-from zoo.generation.sampling import choose
 from zoo.generation.session import Session
 from zoo.generation.whisper_beam import Candidates, whisper_beam_search
 from zoo.generation.whisper_rules import LogitRules, suppressed_tokens, whisper_rules
@@ -193,25 +193,18 @@ def compression_ratio(text: str) -> float:
 def sample_tokens(session: Session, tokens: torch.Tensor, logits: torch.Tensor, rules: LogitRules, *,
                   steps: int, eot: int, temperature: float = 0.0,
                   generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Greedy (temperature 0) or sampled decoding of a prefilled session, at most `steps` tokens.
+    """Greedy (temperature 0) or sampled decoding of a prefilled session, at most `steps` tokens, on the one
+    token loop (decode.decode_steps) with Whisper's rules as its logit processor.
 
     tokens (R, T) the initial tokens, logits (R, V) the prefill's last -> sampled tokens (R, n), EOT
     repeated once a row has ended, and each row's sum of log-probs up to its EOT (R,)."""
-    t = tokens.shape[1]
-    config = GenerationConfig(do_sample=temperature > 0, temperature=temperature or 1.0)
-    sums = torch.zeros(tokens.shape[0], device=tokens.device)  # (R,)
-    for step in range(steps):
-        logits = rules(logits.float(), tokens)  # (R, V)
-        token = choose(logits, tokens, config, generator)  # (R,)
-        ended = tokens[:, -1] == eot
-        # Log-probs of the rule-filtered logits, before any temperature; ended rows add nothing.
-        sums += torch.log_softmax(logits, -1).gather(1, token[:, None])[:, 0] * ~ended
-        last = token.masked_fill(ended, eot)[:, None]  # (R, 1)
-        tokens = torch.cat([tokens, last], dim=1)  # (R, L+1)
-        if bool((last == eot).all()) or step == steps - 1:
-            break
-        logits = session.feed(last)[:, -1]  # fed as its own tensor: the same strides every step (compile)
-    return tokens[:, t:], sums
+    config = GenerationConfig(max_new_tokens=steps, do_sample=temperature > 0, temperature=temperature or 1.0,
+                              eos_id=eot)
+    sampled, sums = [], torch.zeros(tokens.shape[0], device=tokens.device)  # (R,)
+    for token, logprob in decode_steps(session, logits, tokens, config, generator, rules=rules, logprobs=True):
+        sampled.append(token)
+        sums += logprob
+    return torch.stack(sampled, dim=1), sums
 
 
 def _candidates(sampled: torch.Tensor, sums: torch.Tensor, group: int, eot: int) -> list[Candidates]:
