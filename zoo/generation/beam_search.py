@@ -1,18 +1,22 @@
-"""Beam search on the KV cache, reordering the cache instead of recomputing it.
+"""Beam search on the KV cache, reordering the cache instead of recomputing it: one search loop
+(`run_beams`: each step a selection rule picks every row's parent beam and next token, the session's
+cache follows the parents, the chosen tokens are fed), and the selection rules of the two references it
+must agree with: transformers' here (`TransformersBeams`, behind `generate(num_beams=)`), openai-whisper's in
+whisper_beam.py. Logit processors (repetition penalty, Whisper's rules) belong to the rules.
 
-The algorithm is transformers' vectorised beam search (transformers 5,
-`GenerationMixin._beam_search`), so the same weights give the same beams:
-each step keeps the best 2K (more with several EOS ids) of K x V continuations;
-those ending in EOS (or reaching the length limit) among the top K become
-finished hypotheses scored sum log p / new_tokens ** length_penalty; the best K
-unfinished ones carry on. `early_stopping` True stops a row once K hypotheses
-are finished, False stops when no running beam can still beat the worst
-finished one at the current length, "never" also considers the longest length
-when length_penalty > 0.
+transformers' rule is its vectorised beam search (transformers 5, `GenerationMixin._beam_search`), so the
+same weights give the same beams: each step keeps the best 2K (more with several EOS ids) of K x V
+continuations; those ending in EOS (or reaching the length limit) among the top K become finished
+hypotheses scored sum log p / new_tokens ** length_penalty; the best K unfinished ones carry on.
+`early_stopping` True stops a row once K hypotheses are finished, False stops when no running beam can
+still beat the worst finished one at the current length, "never" also considers the longest length when
+length_penalty > 0.
 
-Legend: B batch, K beams, V vocabulary, T prompt length, N max new tokens.
+Legend: B batch, K beams, V vocabulary, T prompt length, L tokens so far, N max new tokens.
 """
 from __future__ import annotations
+
+from typing import Protocol
 
 import torch
 from torch import nn
@@ -29,7 +33,31 @@ def _gather(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return x.gather(1, index.view(*index.shape, *([1] * (x.dim() - 2))).expand(*index.shape, *x.shape[2:]))
 
 
-class _Finished:
+class BeamRule(Protocol):
+    """A reference's selection rule: given the logits after every row's last token and the rows' tokens so
+    far (B*K, L), each row's parent beam (B*K,) row indices, its next token (B*K,), and whether to stop."""
+
+    def step(self, logits: torch.Tensor, tokens: torch.Tensor,
+             step: int) -> tuple[torch.Tensor, torch.Tensor, bool]: ...
+
+
+def run_beams(session: Session, tokens: torch.Tensor, logits: torch.Tensor, rule: BeamRule,
+              steps: int) -> torch.Tensor:
+    """The search loop both rules run on: continue a prefilled session of B*K rows (each prompt K times,
+    adjacent) for at most `steps` tokens. tokens (B*K, T), logits (B*K, V): the prefill's last.
+    Returns the rows' tokens (B*K, T + n) after the last step."""
+    for step in range(steps):
+        rows, token, stop = rule.step(logits, tokens, step)
+        tokens = torch.cat([tokens[rows], token[:, None]], dim=1)  # (B*K, L+1)
+        if stop or step == steps - 1:
+            break
+        if not torch.equal(rows, torch.arange(rows.shape[0], device=rows.device)):
+            session.reorder(rows)
+        logits = session.feed(tokens[:, -1:])[:, -1]
+    return tokens
+
+
+class _BestFinished:
     """The K best finished hypotheses of each row: new tokens (B, K, N), scores, lengths, filled slots."""
 
     def __init__(self, b: int, k: int, n: int, device: torch.device):
@@ -59,6 +87,57 @@ class _Finished:
         return best.masked_fill(torch.arange(length, device=best.device) >= self.length[:, :1], pad)
 
 
+class TransformersBeams:
+    """transformers' selection rule (see the module docstring) for B prompts of T tokens, K beams each."""
+
+    def __init__(self, config: GenerationConfig, b: int, t: int, device: torch.device):
+        k, n = config.num_beams, config.max_new_tokens
+        self.config, self.b, self.k, self.n, self.t = config, b, k, n, t
+        self.eos = torch.tensor(config.eos_ids, device=device, dtype=torch.long)
+        self.keep = max(2, 1 + len(config.eos_ids)) * k
+        self.top_k_mask = torch.arange(self.keep, device=device) < k  # only the top K candidates may finish
+        self.running_scores = torch.full((b, k), NEG, device=device)
+        self.running_scores[:, 0] = 0.0  # identical beams at the start: only the first may expand
+        self.finished = _BestFinished(b, k, n, device)
+        self.improvable = torch.ones(b, 1, dtype=torch.bool, device=device)
+
+    def step(self, logits: torch.Tensor, tokens: torch.Tensor,
+             step: int) -> tuple[torch.Tensor, torch.Tensor, bool]:
+        config, b, k, n, lp = self.config, self.b, self.k, self.n, self.config.length_penalty
+        logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
+        if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam
+            logp = apply_repetition_penalty(logp, tokens, config.repetition_penalty)
+        vocab = logp.shape[-1]
+        total = (logp.view(b, k, vocab) + self.running_scores[:, :, None]).view(b, k * vocab)  # (B, K*V)
+        top_scores, top_index = torch.topk(total, self.keep)  # (B, 2K), sorted
+        source, token = top_index // vocab, top_index % vocab
+        running = torch.zeros(b, k, n, dtype=torch.long, device=tokens.device)  # new tokens of running beams
+        running[:, :, :step] = tokens[:, self.t:].view(b, k, step)
+        candidates = _gather(running, source)  # (B, 2K, N)
+        candidates[:, :, step] = token
+        hits = torch.isin(token, self.eos) | (step == n - 1)  # (B, 2K)
+
+        # The best K candidates that did not stop keep running.
+        alive_scores = top_scores + hits.float() * NEG
+        chosen = torch.topk(alive_scores, k).indices  # (B, K)
+        self.running_scores = _gather(alive_scores, chosen)
+        parent = _gather(source, chosen)  # (B, K) which old beam each continues
+
+        # Stopped candidates among the top K join the finished pool if they beat it.
+        finished = self.finished
+        just_finished = hits & self.top_k_mask
+        pool_full = finished.filled.all(-1, keepdim=True) & (config.early_stopping is True)
+        scored = top_scores / ((step + 1) ** lp) + (pool_full | ~self.improvable | ~just_finished).float() * NEG
+        finished.add(candidates, scored, step + 1, just_finished)
+
+        best_len = n if (config.early_stopping == "never" and lp > 0) else step + 1
+        self.improvable &= (self.running_scores[:, :1] / (best_len ** lp) > finished.worst()).any(-1, keepdim=True)
+        open_beams = not (bool(finished.filled.all()) and config.early_stopping is True)
+        stop = not (bool(self.improvable.any()) and open_beams and not bool(hits.all()))
+        rows = (parent + torch.arange(b, device=parent.device)[:, None] * k).flatten()  # (B*K,)
+        return rows, _gather(candidates, chosen)[:, :, step].flatten(), stop
+
+
 def _check_beam_options(config: GenerationConfig) -> None:
     if config.do_sample:
         raise ValueError("beam search here is deterministic: do_sample must be False with num_beams > 1")
@@ -71,55 +150,16 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
     """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with the first EOS id."""
     _check_beam_options(config)
-    b, k, n, lp = input_ids.shape[0], config.num_beams, config.max_new_tokens, config.length_penalty
-    device = input_ids.device
-    eos = torch.tensor(config.eos_ids, device=device, dtype=torch.long)
-    keep = max(2, 1 + len(config.eos_ids)) * k
-    top_k_mask = torch.arange(keep, device=device) < k  # only the top K candidates may finish
+    b, k = input_ids.shape[0], config.num_beams
     prompts = input_ids.repeat_interleave(k, dim=0)  # (B*K, T) rows
     was_training = model.training
     model.eval()
-    session = Session(model, prompts, n, None if attention_mask is None else attention_mask.repeat_interleave(k, 0))
-    running = torch.zeros(b, k, n, dtype=torch.long, device=device)      # new tokens of running beams
-    running_scores = torch.full((b, k), NEG, device=device)
-    running_scores[:, 0] = 0.0  # identical beams at the start: only the first may expand
-    finished = _Finished(b, k, n, device)
-    improvable = torch.ones(b, 1, dtype=torch.bool, device=device)
+    mask = None if attention_mask is None else attention_mask.repeat_interleave(k, 0)
+    session = Session(model, prompts, config.max_new_tokens, mask)
+    rule = TransformersBeams(config, b, input_ids.shape[1], input_ids.device)
     try:
-        logits = session.feed(prompts, keep=1)[:, -1]  # (B*K, V)
-        for step in range(n):
-            logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
-            if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam
-                seen = torch.cat([prompts, running[:, :, :step].flatten(0, 1)], 1)
-                logp = apply_repetition_penalty(logp, seen, config.repetition_penalty)
-            vocab = logp.shape[-1]
-            total = (logp.view(b, k, vocab) + running_scores[:, :, None]).view(b, k * vocab)  # (B, K*V)
-            top_scores, top_index = torch.topk(total, keep)  # (B, 2K), sorted
-            source, token = top_index // vocab, top_index % vocab
-            candidates = _gather(running, source)  # (B, 2K, N)
-            candidates[:, :, step] = token
-            hits = torch.isin(token, eos) | (step == n - 1)  # (B, 2K)
-
-            # The best K candidates that did not stop keep running.
-            alive_scores = top_scores + hits.float() * NEG
-            chosen = torch.topk(alive_scores, k).indices  # (B, K)
-            running, running_scores = _gather(candidates, chosen), _gather(alive_scores, chosen)
-            parent = _gather(source, chosen)  # (B, K) which old beam each continues
-
-            # Stopped candidates among the top K join the finished pool if they beat it.
-            just_finished = hits & top_k_mask
-            pool_full = finished.filled.all(-1, keepdim=True) & (config.early_stopping is True)
-            scored = top_scores / ((step + 1) ** lp) + (pool_full | ~improvable | ~just_finished).float() * NEG
-            finished.add(candidates, scored, step + 1, just_finished)
-
-            best_len = n if (config.early_stopping == "never" and lp > 0) else step + 1
-            improvable &= (running_scores[:, :1] / (best_len ** lp) > finished.worst()).any(-1, keepdim=True)
-            open_beams = not (bool(finished.filled.all()) and config.early_stopping is True)
-            if not (bool(improvable.any()) and open_beams and not bool(hits.all())):
-                break
-            session.reorder((parent + torch.arange(b, device=device)[:, None] * k).flatten())  # (B*K,) rows
-            logits = session.feed(running[:, :, step].reshape(b * k, 1))[:, -1]
+        run_beams(session, prompts, session.feed(prompts, keep=1)[:, -1], rule, config.max_new_tokens)
     finally:
         session.close()
         model.train(was_training)
-    return torch.cat([input_ids, finished.best(config.eos_ids[0] if config.eos_ids else 0)], dim=1)
+    return torch.cat([input_ids, rule.finished.best(config.eos_ids[0] if config.eos_ids else 0)], dim=1)

@@ -1,5 +1,6 @@
-"""Whisper's beam search, on a Session's KV cache: openai-whisper's BeamSearchDecoder (20250625)
-rather than transformers' algorithm (beam_search.py), so the same weights give the same beams.
+"""Whisper's beam search: openai-whisper's BeamSearchDecoder (20250625) as a selection rule on the one search
+loop (beam_search.run_beams), rather than transformers' rule, so the same weights give the same beams;
+Whisper's logit rules are its processors, before the log-softmax as openai-whisper applies them.
 
 Each step, every beam proposes its K + 1 likeliest next tokens (at the first step the K beams
 are equal, so only one proposes); the candidates, scored by their sum of log-probabilities,
@@ -18,6 +19,7 @@ from collections.abc import Callable
 
 import torch
 
+from zoo.generation.beam_search import run_beams
 from zoo.generation.session import Session
 
 Candidates = list[tuple[tuple[int, ...], float]]  # (sampled tokens without EOT, sum of log-probs), per audio
@@ -38,7 +40,7 @@ def _step_candidates(logprobs: torch.Tensor, sums: torch.Tensor, k: int,
     return scores.gather(1, order), token.gather(1, order), source.gather(1, order)
 
 
-class _Finished:
+class _FirstFinished:
     """Each audio's finished candidates, in the order they were found (ties rank by that order)."""
 
     def __init__(self, b: int, max_candidates: int):
@@ -64,6 +66,38 @@ class _Finished:
         return [list(found.items()) for found in self.found]
 
 
+class WhisperBeams:
+    """openai-whisper's selection rule (see the module docstring) for B audios of K beams, T initial tokens."""
+
+    def __init__(self, rules: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], b: int, k: int, t: int,
+                 eot: int, patience: float | None, device: torch.device):
+        self.rules, self.b, self.k, self.t, self.eot = rules, b, k, t, eot
+        max_candidates = round(k * (patience or 1.0))
+        if max_candidates <= 0:
+            raise ValueError(f"beam_size {k} and patience {patience} must give at least one candidate")
+        self.finished = _FirstFinished(b, max_candidates)
+        self.sums = torch.zeros(b * k, device=device)  # (B*K,) float32, as the reference keeps them
+
+    def step(self, logits: torch.Tensor, tokens: torch.Tensor,
+             step: int) -> tuple[torch.Tensor, torch.Tensor, bool]:
+        b, k = self.b, self.k
+        logprobs = torch.log_softmax(self.rules(logits.float(), tokens), dim=-1)  # (B*K, V)
+        scores, token, source = _step_candidates(logprobs, self.sums, k, first=step == 0)  # (B, C)
+        ended = token == self.eot
+        alive_before = (~ended).cumsum(-1) - (~ended).long()  # (B, C) unfinished candidates ahead
+        carry = ~ended & (alive_before < k)  # the K best unfinished ones (there are always K)
+        for audio, column in (ended & (alive_before < k)).nonzero().tolist():  # best first per audio
+            self.finished.add(audio, tuple(tokens[source[audio, column], self.t:].tolist()),
+                              scores[audio, column].item())
+        pick = carry.nonzero()[:, 1].view(b, k)  # (B, K) columns, best first
+        rows, self.sums = source.gather(1, pick).flatten(), scores.gather(1, pick).flatten()  # (B*K,)
+        return rows, token.gather(1, pick).flatten(), self.finished.complete
+
+    def candidates(self, tokens: torch.Tensor) -> list[Candidates]:
+        """Each audio's finished candidates after the search over tokens (B*K, T + n)."""
+        return self.finished.fill(tokens[:, self.t:], self.sums, self.k)
+
+
 @torch.inference_mode()
 def whisper_beam_search(session: Session, tokens: torch.Tensor, logits: torch.Tensor,
                         rules: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], *, steps: int, eot: int,
@@ -74,28 +108,8 @@ def whisper_beam_search(session: Session, tokens: torch.Tensor, logits: torch.Te
     tokens are sampled. Returns each audio's finished candidates (sampled tokens, EOT excluded,
     and their summed log-probabilities), in the order found.
     """
-    k, t = beam_size, tokens.shape[1]
-    b = tokens.shape[0] // k
-    max_candidates = round(k * (patience or 1.0))
-    if max_candidates <= 0 or tokens.shape[0] != b * k:
-        raise ValueError(f"beam_size {k} and patience {patience} must give at least one candidate, and "
-                         f"the {tokens.shape[0]} rows must be K per audio")
-    finished = _Finished(b, max_candidates)
-    sums = torch.zeros(b * k, device=tokens.device)  # (B*K,) float32, as the reference keeps them
-    for step in range(steps):
-        logprobs = torch.log_softmax(rules(logits.float(), tokens), dim=-1)  # (B*K, V)
-        scores, token, source = _step_candidates(logprobs, sums, k, first=step == 0)  # (B, C)
-        ended = token == eot
-        alive_before = (~ended).cumsum(-1) - (~ended).long()  # (B, C) unfinished candidates ahead
-        carry = ~ended & (alive_before < k)  # the K best unfinished ones (there are always K)
-        for audio, column in (ended & (alive_before < k)).nonzero().tolist():  # best first per audio
-            finished.add(audio, tuple(tokens[source[audio, column], t:].tolist()), scores[audio, column].item())
-        pick = carry.nonzero()[:, 1].view(b, k)  # (B, K) columns, best first
-        rows, sums = source.gather(1, pick).flatten(), scores.gather(1, pick).flatten()  # (B*K,)
-        tokens = torch.cat([tokens[rows], token.gather(1, pick).view(-1, 1)], dim=1)  # (B*K, L+1)
-        if finished.complete or step == steps - 1:
-            break
-        if not torch.equal(rows, torch.arange(b * k, device=rows.device)):
-            session.reorder(rows)
-        logits = session.feed(tokens[:, -1:])[:, -1]
-    return finished.fill(tokens[:, t:], sums, k)
+    k = beam_size
+    if tokens.shape[0] % k:
+        raise ValueError(f"the {tokens.shape[0]} rows must be beam_size ({k}) per audio")
+    rule = WhisperBeams(rules, tokens.shape[0] // k, k, tokens.shape[1], eot, patience, tokens.device)
+    return rule.candidates(run_beams(session, tokens, logits, rule, steps))
