@@ -88,10 +88,33 @@ class Transformer(nn.Module):
         return self.cache is not None
 
 
-def check_cache_len(max_len: int, max_positions: int, owner: str = "the model's") -> None:
-    """The one check that a decoding cache fits the positions: prompt + new tokens <= max_positions."""
-    if max_len > max_positions:
-        raise ValueError(f"cache length {max_len} exceeds {owner} {max_positions} positions")
+class CachedDecoding:
+    """The cache methods of a model whose decoder is the Transformer `decoder_stack` with `max_positions`
+    positions (a mixin for nn.Module models): make_cache gives a decoding session its own cache;
+    setup_cache / clear_cache / reorder_cache keep one on the stack for hand-driven decoding."""
+    positions_owner = "the model's"  # how the cache-length error names whose positions ran out
+
+    @property
+    def decoder_stack(self) -> Transformer:
+        raise NotImplementedError
+
+    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
+        """A decoding session's cache for batch_size rows of up to max_len tokens (prompt + new): every
+        self-attention cache preallocated, cross-attention caches empty until the first chunk fills them."""
+        if max_len > self.max_positions:
+            raise ValueError(f"cache length {max_len} exceeds {self.positions_owner} {self.max_positions} positions")
+        return self.decoder_stack.make_cache(batch_size, max_len, dtype)
+
+    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
+        """Hand-driven decoding: a cache kept on the model, used by forwards without `cache=`."""
+        self.decoder_stack.cache = self.make_cache(batch_size, max_len, dtype)
+
+    def clear_cache(self) -> None:
+        self.decoder_stack.clear_cache()
+
+    def reorder_cache(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` of the kept cache (cross-attention's too)."""
+        self.decoder_stack.reorder_cache(index)
 
 
 def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, positions, cache: DecoderCache | None,

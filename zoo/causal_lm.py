@@ -15,7 +15,7 @@ import torch
 
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.kv_cache import DecoderCache
-from backbones.transformer import Transformer, check_cache_len, decoder_forward
+from backbones.transformer import CachedDecoding, Transformer, decoder_forward
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
 
@@ -24,7 +24,7 @@ from zoo.pretrained import ZooModel
 LOSS_CHUNK = 256
 
 
-class CausalLM(ZooModel):
+class CausalLM(CachedDecoding, ZooModel):
     def __init__(self, config, embed: TokenEmbedding, transformer: Transformer, head: CausalLMHead,
                  max_positions: int, tie_embeddings: bool):
         super().__init__()
@@ -34,6 +34,10 @@ class CausalLM(ZooModel):
         self.tied = tie_embeddings
         if tie_embeddings:
             self.head.tie_to(self.embed.tokens)
+
+    @property
+    def decoder_stack(self) -> Transformer:
+        return self.transformer
 
     def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
                          positions: torch.Tensor | None = None, input_pos: int | None = None, *,
@@ -72,21 +76,6 @@ class CausalLM(ZooModel):
             chunk = LOSS_CHUNK if self.transformer.grad_checkpointing and self.training else None
             return self.head.features_loss(features, labels, chunk)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
-
-    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
-        """A decoding session's cache for batch_size rows of up to max_len tokens (prompt + new)."""
-        check_cache_len(max_len, self.max_positions)
-        return self.transformer.make_cache(batch_size, max_len, dtype)
-
-    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        """Hand-driven decoding: a cache kept on the model, used by forwards without `cache=`."""
-        self.transformer.cache = self.make_cache(batch_size, max_len, dtype)
-
-    def clear_cache(self) -> None:
-        self.transformer.clear_cache()
-
-    def reorder_cache(self, index: torch.Tensor) -> None:
-        self.transformer.reorder_cache(index)
 
     def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments, for contract tests and benchmarks."""

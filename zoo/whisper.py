@@ -30,7 +30,7 @@ from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.kv_cache import DecoderCache
-from backbones.transformer import Transformer, check_cache_len, decoder_forward
+from backbones.transformer import CachedDecoding, Transformer, decoder_forward
 from data.whisper_tokenizer import load_whisper_tokenizer
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
@@ -69,7 +69,7 @@ class WhisperConfig:
         object.__setattr__(self, "alignment_heads", pairs)
 
 
-class Whisper(ZooModel):
+class Whisper(CachedDecoding, ZooModel):
     # A Whisper may carry its tokenizer (`model.tokenizer`: converted checkpoints, a model trained with its own
     # vocabulary); save_pretrained writes it beside the weights and load_pretrained reads it back with this.
     load_tokenizer = staticmethod(load_whisper_tokenizer)
@@ -93,6 +93,12 @@ class Whisper(ZooModel):
         self.head = CausalLMHead(config.dim, config.vocab_size)
         init_weights(self, std=0.02)
         self.head.tie_to(self.embed.tokens)  # Whisper's output projection IS the token embedding
+
+    positions_owner = "the decoder's"
+
+    @property
+    def decoder_stack(self) -> Transformer:
+        return self.decoder
 
     @property
     def max_positions(self) -> int:
@@ -154,23 +160,6 @@ class Whisper(ZooModel):
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
         """mel (B, n_mels, 2 audio_ctx), decoder_input_ids (B, T) -> logits (B, T, V) (teacher forcing)."""
         return self.forward_head(self.forward_features(mel, decoder_input_ids, attention_mask))
-
-    def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> DecoderCache:
-        """A decoding session's cache: the decoder's self-attention cache for max_len tokens, and empty
-        cross-attention caches."""
-        check_cache_len(max_len, self.max_positions, "the decoder's")
-        return self.decoder.make_cache(batch_size, max_len, dtype)
-
-    def setup_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None) -> None:
-        """Hand-driven decoding: a cache kept on the model, used by decode calls without `cache=`."""
-        self.decoder.cache = self.make_cache(batch_size, max_len, dtype)
-
-    def clear_cache(self) -> None:
-        self.decoder.clear_cache()
-
-    def reorder_cache(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` of both of the model's caches (beam search)."""
-        self.decoder.reorder_cache(index)
 
     def _check_audio_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None,
                               cache: DecoderCache | None) -> None:
