@@ -129,7 +129,9 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     held_out = held_out_loss(model, iterate_once(val_set, args.batch_size, eval_collate), loss_fn)
     summary = {"model": args.model, "task": task, "steps": result.step, "train_loss": result.train_loss,
                "held_out_loss": held_out, "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
-    print(f"held-out loss {held_out:.4f}  perplexity {math.exp(held_out):.2f}  ({result.wall_time:.0f} s)")
+    print(f"held-out loss {held_out:.4f} (a uniform guess over the {tokenizer.vocab_size}-token vocabulary: "
+          f"{math.log(tokenizer.vocab_size):.4f}), perplexity {math.exp(held_out):.2f}; "
+          f"{result.step} steps in {result.wall_time:.0f} s")
     model.save_pretrained(out / "model")
     tokenizer.save(out / "model")
     if task == "clm" and args.sample:
@@ -137,8 +139,34 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
         text = generate(model.cpu(), prompt, args.sample, do_sample=True, top_k=40, temperature=0.8,
                         generator=torch.Generator().manual_seed(args.seed))
         summary["sample"] = tokenizer.decode(text[0].tolist())
-        print("sample:", summary["sample"])
+        print_sample(summary["sample"], f"prompt {args.prompt!r}, {args.sample} sampled tokens, top-k 40, "
+                     "temperature 0.8")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+
+
+def degenerate(text: str) -> str | None:
+    """Why a generated text is not worth showing (next to nothing, or a word or phrase looping), else None."""
+    words = text.split()
+    if len(words) < 4:
+        return f"only {len(words)} words"
+    for n in (1, 2, 3):  # the same n words four times in a row
+        for i in range(len(words) - 4 * n + 1):
+            if words[i:i + n] * 4 == words[i:i + 4 * n]:
+                return f"it repeats {' '.join(words[i:i + n])!r} over and over"
+    if len(set(words)) < 0.25 * len(words):
+        return f"only {len(set(words))} distinct words in {len(words)}"
+    return None
+
+
+def print_sample(text: str, how: str) -> None:
+    """The sample under a line saying what it is, indented; a degenerate one is withheld, with the reason."""
+    reason = degenerate(text)
+    if reason:
+        print(f"sample ({how}) withheld: {reason}")
+        return
+    print(f"sample ({how}):")
+    for line in text.splitlines():
+        print(f"  {line}")
 
 
 def classification(args, config: TrainConfig, out: Path, ctx):
