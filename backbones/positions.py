@@ -64,6 +64,15 @@ def check_positions(positions: torch.Tensor | range, max_positions: int) -> None
                          f"(max sequence length {max_positions})")
 
 
+def position_range(start: int, length: int, device: torch.device | str | None = None) -> torch.Tensor | range:
+    """Positions start .. start+length-1 of contiguous tokens: a range (sliced from a table, never gathered),
+    or under torch.export a tensor, so that a dynamic sequence length stays symbolic (a Python range would
+    fix it at the traced length)."""
+    if torch.compiler.is_exporting():
+        return torch.arange(start, start + length, device=device)
+    return range(start, start + length)
+
+
 def position_rows(table: torch.Tensor, positions: torch.Tensor | range) -> torch.Tensor:
     """Rows of a (max_positions, ...) table. A range (contiguous positions: no padding, the usual case)
     is checked in Python and sliced (a view); a tensor of ids (B, T) or (T,) is checked and gathered."""

@@ -16,6 +16,7 @@ from backbones.kv_cache import CrossKVCache, DecoderCache, KVCache, LayerCache
 from backbones.masks import cache_slots_mask, decoder_mask
 from backbones.modules import set_on_each
 from backbones.norms import make_norm
+from backbones.positions import position_range
 
 
 class Transformer(nn.Module):
@@ -131,7 +132,7 @@ def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, posit
         raise ValueError("a KV cache is in use: pass input_pos (where this chunk starts), or clear_cache()")
     start = input_pos or 0
     mask, causal = decoder_mask(attention_mask, t, start + t, device)
-    return mask, causal, range(start, start + t) if positions is None else positions
+    return mask, causal, position_range(start, t, device) if positions is None else positions
 
 
 def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.Tensor, *, max_positions: int,

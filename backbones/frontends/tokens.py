@@ -13,7 +13,7 @@ from torch import nn
 
 from backbones.dropout import apply_dropout
 from backbones.frontends.checks import check_token_layout, tracing
-from backbones.positions import LearnedPositions
+from backbones.positions import LearnedPositions, position_range
 
 
 class TokenEmbedding(nn.Module):
@@ -53,7 +53,7 @@ class TokenEmbedding(nn.Module):
         """Word embeddings x (B, T, D) + learned positions + token types, then the norm and dropout."""
         if self.positions is not None:
             if positions is None:
-                positions = range(x.shape[1])
+                positions = position_range(0, x.shape[1], x.device)
             x = x + self.positions(positions)
         if self.token_types is not None:
             if token_type_ids is None:

@@ -11,8 +11,8 @@ gives them: input_ids, attention_mask (BERT), position_ids (decoders: positions 
 axis dynamic), decoder_input_ids, pixel_values (ViT, CLIP, LLaVA), input_features (Whisper's log-mel),
 input_values (AST's spectrogram); the output is logits. Each family's non-token shapes come from its config (a
 ViT's image size, Whisper's mel frames, AST's frames); --seq-len sets only the token inputs. The batch axis and
-the token axis are dynamic; an axis the model's code fixes while tracing (BERT's and Whisper's learned
-positions read range(T), which torch.export specialises) is exported static and said so in export.json.
+the token axis are dynamic; an axis the model's code would fix while tracing is exported static and said so
+in export.json.
 
 The program is traced at --batch-size x --seq-len (at least 2 each: torch.export specialises a size-1 axis)
 and checked, the .pt2 loaded back and the ONNX file in onnxruntime (where it is installed), on the traced
