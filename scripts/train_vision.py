@@ -114,8 +114,8 @@ def main(argv=None) -> dict:
     if not is_main_process():
         return {}
     final = evaluate_classifier(model, iterate_once(test_set, 256), len(split.classes))
-    print(f"test top-1 accuracy {final['acc']:.4f} on {len(test_set)} held-out images, loss {final['loss']:.4f} "
-          f"({result.wall_time:.0f} s)")
+    print(f"test top-1 accuracy {final['acc']:.1%} on {len(test_set)} held-out images (loss {final['loss']:.4f}); "
+          f"{result.step} steps in {result.wall_time:.0f} s")
     plot_confusion(final["confusion"], split.classes, out / "confusion.png")
     model.save_pretrained(out / "model")
     save_preprocess_config(pre, out / "model")
