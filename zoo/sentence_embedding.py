@@ -87,8 +87,11 @@ def embed(model: Bert, tokenizer: Tokenizer, sentences: Sequence[str], *, max_le
           batch_size: int = 32, normalize: bool = True) -> torch.Tensor:
     """sentences -> (N, D) float32 embeddings, L2-normalised unless normalize=False (then the mean-pooled features).
 
+    max_length: tokens per sentence, [CLS] and [SEP] included (default: the model's positions; pass
+    load_sentence_model's, the checkpoint's max_seq_length, to match sentence-transformers on long sentences).
     Sentences are batched by length (less padding); padding never changes a row, so the result does not depend on
-    batch_size. The model runs in eval mode (no dropout) and is left in the mode it came in.
+    batch_size. The model runs in eval mode (no dropout) under torch.inference_mode (no gradients), and is left in
+    the mode it came in.
     """
     if len(sentences) == 0:
         raise ValueError("sentences is empty; expected at least one sentence")

@@ -9,7 +9,8 @@ train_text = load_script("train_text")
 
 @pytest.mark.parametrize("text, reason", [
     ("a a a a a a a a", "it repeats 'a' over and over"),
-    ("And the cat sat on the mat on the mat on the mat on the mat on the mat.", "it repeats 'on the mat' over and over"),
+    ("And the cat sat on the mat on the mat on the mat on the mat on the mat.",
+     "it repeats 'on the mat' over and over"),
     ("And God said", "only 3 words"),
     ("", "only 0 words"),
     (" ".join(["the LORD said unto him, and"] * 5), "only 6 distinct words in 30"),
