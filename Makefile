@@ -54,8 +54,9 @@ speech-data: venv
 	$(PY) scripts/make_speech_data.py --kind all --out data/full/speech
 
 # The benchmark tables of this machine: runs scripts/benchmark.py, stores each section's tables in
-# benchmarks/<machine>/ (Markdown and one CSV per table) and rewrites this machine's block of BENCHMARKS.md
-# (between its bench:begin / bench:end markers; text outside them is kept). Sections and options through
+# benchmarks/<machine>/ (Markdown and one CSV per table) and rewrites this machine's block of
+# benchmarks/<machine>/README.md (between its bench:begin / bench:end markers; text outside them is kept;
+# BENCHMARKS.md, the summary, is written by hand). Sections and options through
 # BENCH_ARGS, e.g. make bench BENCH_ARGS="--only ceilings forward"; a run replaces only the sections it ran.
 # `make benchmark` prints the tables without writing anything.
 BENCH_ARGS ?=

@@ -8,11 +8,12 @@ import pytest
 import torch
 
 from tests.helpers import load_script
-from zoo.cli import chat
+from zoo.cli import (
+    chat,
+    train_multimodal,  # scripts/train_multimodal.py wraps its main
+)
 from zoo.generation import GenerationConfig
 from zoo.llava import Llava
-
-train_multimodal = load_script("train_multimodal")
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,8 @@
 line, no traceback."""
 import pytest
 
-from tests.helpers import load_script
+from zoo.cli import search  # scripts/search.py wraps its main
 from zoo.cli.common import run
-
-search = load_script("search")
 
 
 @pytest.fixture(scope="module")

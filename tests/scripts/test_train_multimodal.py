@@ -13,10 +13,10 @@ from data.llava_processor import LlavaProcessor, clip_transform
 from data.scene_dataset import ShapeScenes
 from data.scenes import DEFAULT_KINDS, PROMPT_FORMAT, normalize_answer
 from data.tokenization import load_tokenizer
-from tests.helpers import load_script, stop_after_checkpoint
+from tests.helpers import stop_after_checkpoint
+from zoo.cli import chat, train_multimodal  # scripts/train_multimodal.py and chat.py wrap their mains
 from zoo.generation import GenerationConfig
 
-train_multimodal = load_script("train_multimodal")
 TINY = ["--scenes", "60", "--eval-scenes", "4", "--batch-size", "16", "--vocab-size", "300", "--warmup", "2",
         "--no-progress", "--threads", "1"]
 
@@ -184,7 +184,6 @@ def test_kinds_and_prompt_choose_what_is_asked_and_how(stage1, tmp_path):
     format unless told."""
     from data.llava_processor import PROMPT_FILE, load_prompt_format, save_prompt_format
 
-    chat = load_script("chat")
     assert json.loads((stage1 / "model" / PROMPT_FILE).read_text()) == {"prompt_format": PROMPT_FORMAT}
     out = tmp_path / "run"
     args = [*TINY, "--stage", "2", "--steps", "2", "--eval-every", "0", "--kinds", "positions,relation"]

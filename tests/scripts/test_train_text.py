@@ -9,9 +9,9 @@ import zoo
 from data.collate import ClassificationCollator
 from data.text import BROWN_EXTRACT, KJV_EXTRACT, brown_split
 from data.tokenization import load_tokenizer
-from tests.helpers import ROOT, load_script
+from tests.helpers import ROOT
+from zoo.cli import train_text  # scripts/train_text.py wraps its main
 
-train_text = load_script("train_text")
 SCRIPT = ROOT / "scripts" / "train_text.py"
 
 

@@ -1,6 +1,7 @@
 """The `zoo` command (zoo/cli/): its subcommands, defaults in every --help, one loader for every model form with
 one-line errors (exit status 2) for a missing path or a hub id, both spellings of the decoding flags, and
 `zoo generate` on a preset and on an HF directory with its tokens per second."""
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import torch
 import zoo
 from data.text import KJV_EXTRACT
 from data.tokenization import train_bpe
-from tests.helpers import eager_compiled_steps, tiny_hf_decoder
+from tests.helpers import eager_compiled_steps, load_script, tiny_hf_decoder
 from zoo.cli import generate, main
 from zoo.cli.common import HelpFormatter, parser
 from zoo.cli.models import load_model
@@ -143,9 +144,21 @@ def test_chat_and_transcribe_take_the_underscored_spelling():
     assert (args.beam_size, args.output_dir) == (2, "o")
 
 
-def test_training_subcommands_run_the_repository_scripts(tmp_path):
+def test_training_subcommands_run_from_the_library(tmp_path):
     summary_dir = tmp_path / "run"
     assert main.main(["train-vision", "--steps", "2", "--batch-size", "8", "--eval-every", "0", "--no-progress",
                       "--threads", "1", "--warmup", "1", "--out", str(summary_dir)]) == 0
     assert (summary_dir / "model" / "config.json").is_file()
     torch.set_num_threads(torch.get_num_threads())  # --threads 1 applies to this process: nothing to restore
+
+
+def test_every_script_is_a_wrapper_of_a_subcommand():
+    """scripts/<name>.py runs the installed subcommand's main (zoo/cli/<name>.py): nothing but the benchmarks
+    (not installed) lives only in scripts/."""
+    for name, (target, _) in main.COMMANDS.items():
+        if target.startswith("scripts/"):
+            assert name == "bench"
+            continue
+        module = importlib.import_module(target)
+        script = load_script(target.rsplit(".", 1)[1])
+        assert script.main is module.main, name

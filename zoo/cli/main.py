@@ -1,8 +1,8 @@
 """The `zoo` command: `zoo SUBCOMMAND [options]`, one subcommand per job of the scripts.
 
 Each subcommand is a module with `main(argv)`; `zoo SUBCOMMAND --help` shows its options and their defaults.
-The training subcommands for text, vision and vision-language and the benchmarks run the repository's scripts
-(scripts/train_text.py, ...): they need a checkout, and say so in one line without one.
+`zoo bench` runs the repository's scripts/benchmark.py (the benchmarks are not installed): it needs a
+checkout, and says so in one line without one.
 """
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ COMMANDS = {
     "chat": ("zoo.cli.chat", "ask a LLaVA about an image, streaming its answers"),
     "transcribe": ("zoo.cli.transcribe", "Whisper transcripts (txt vtt srt tsv json), openai-whisper's flags"),
     "export": ("zoo.cli.export", "torch.export (.pt2) and ONNX with dynamic axes, checked against eager"),
-    "train-text": ("scripts/train_text.py", "train GPT / LLaMA (causal LM), BERT (masked LM, classification)"),
-    "train-vision": ("scripts/train_vision.py", "train or fine-tune a ViT image classifier"),
+    "train-text": ("zoo.cli.train_text", "train GPT / LLaMA (causal LM), BERT (masked LM, classification)"),
+    "train-vision": ("zoo.cli.train_vision", "train or fine-tune a ViT image classifier"),
     "train-audio": ("zoo.cli.train_audio", "train keyword spotting (AST) or speech recognition (Whisper)"),
-    "train-multimodal": ("scripts/train_multimodal.py", "train a LLaVA in its two stages on shape scenes"),
-    "search": ("scripts/search.py", "semantic search over sentences with a sentence-embedding model"),
+    "train-multimodal": ("zoo.cli.train_multimodal", "train a LLaVA in its two stages on shape scenes"),
+    "search": ("zoo.cli.search", "semantic search over sentences with a sentence-embedding model"),
     "bench": ("scripts/benchmark.py", "the benchmark tables (bench/, not installed: needs a checkout)"),
 }
 REPOSITORY = Path(__file__).resolve().parents[2]  # the checkout, where zoo is installed from one (pip -e)
