@@ -191,6 +191,8 @@ def load_silero_vad(path: str | os.PathLike | None = None) -> SileroVad:
     Only the file's tensors are used; its scripted code is never called.
     """
     path = silero_weights_path() if path is None else Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file (expected Silero VAD's silero_vad.jit)")
     with warnings.catch_warnings():  # torch 2.10 deprecates TorchScript; the file is read for its tensors
         warnings.simplefilter("ignore", DeprecationWarning)
         scripted = torch.jit.load(path, map_location="cpu")

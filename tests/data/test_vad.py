@@ -264,3 +264,16 @@ def test_options_of_the_wrong_type():
         vad.vad_options([("threshold", 0.5)])
     with pytest.raises(ValueError, match="'threshold' must be"):
         vad.VadOptions(threshold=2)
+
+
+def test_missing_weights_are_named(tmp_path, monkeypatch):
+    with pytest.raises(FileNotFoundError, match="nothing.jit: no such file"):
+        vad.load_silero_vad(tmp_path / "nothing.jit")
+    other = torch.jit.script(torch.nn.Linear(2, 2))
+    other.save(str(tmp_path / "other.jit"))
+    with pytest.raises(ValueError, match="other.jit: expected Silero VAD v6's 16 kHz network"):
+        vad.load_silero_vad(tmp_path / "other.jit")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ImportError, match="PyPI package silero-vad, which is not installed"):
+        vad.silero_weights_path()
+
