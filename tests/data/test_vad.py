@@ -93,7 +93,9 @@ def test_probabilities_run_in_blocks_carry_the_state(human, monkeypatch):
     wave = _talk(human[:3], [0.4, 0.9])
     whole = vad.speech_probabilities(wave)
     monkeypatch.setattr(vad, "FRAMES_PER_CALL", 7)
+    threads = torch.get_num_threads()
     torch.testing.assert_close(vad.speech_probabilities(wave), whole, atol=1e-6, rtol=0)
+    assert torch.get_num_threads() == threads  # run on one thread, then restored
 
 
 def test_probabilities_take_arrays_and_refuse_other_rates_and_shapes():
