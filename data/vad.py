@@ -53,8 +53,8 @@ FRAME_SAMPLES = 512  # 32 ms at 16 kHz: the model gives one probability per fram
 CONTEXT_SAMPLES = 64  # each frame is led by the last 64 samples of the frame before (zeros for the first)
 STATE_SIZE = 128  # the LSTM's hidden and cell width
 N_FFT, HOP = 256, 128  # the model's STFT, as a fixed (258, 1, 256) convolution: 129 real rows, 129 imaginary
-WEIGHTS_FILE = "silero_vad.jit"  # in the silero-vad package's data folder (its safetensors file is v5)
-FRAMES_PER_CALL = 8192  # frames encoded at once (about 4.4 s of audio per 1,000 frames): bounds the memory
+WEIGHTS_FILE = "silero_vad.jit"  # in the silero-vad package's data folder (its safetensors file holds others)
+FRAMES_PER_CALL = 8192  # frames encoded at once (262 s of audio, about 20 MB of frames): bounds the memory
 MAX_SILENCE_AT_SPLIT_MS = 98  # a chunk longer than max_speech_duration_s is split at a silence this long
 
 
