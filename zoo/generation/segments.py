@@ -26,6 +26,11 @@ class Piece:
     tokens: list[int]
 
 
+def ends_with_single_timestamp(tokens: list[int], timestamp_begin: int) -> bool:
+    """Text, then one timestamp, then EOT: nothing more is said in the window."""
+    return [t >= timestamp_begin for t in tokens[-2:]] == [False, True]
+
+
 def cut_segments(tokens: list[int], timestamp_begin: int, *, time_offset: float, window_frames: int,
                  input_stride: int = 2) -> tuple[list[Piece], int]:
     """A window's sampled tokens (EOT excluded) -> its segments and how far the seek moves (mel frames).
@@ -35,7 +40,7 @@ def cut_segments(tokens: list[int], timestamp_begin: int, *, time_offset: float,
     """
     precision = input_stride * HOP_LENGTH / SAMPLE_RATE  # s per timestamp step: 0.02
     is_time = [t >= timestamp_begin for t in tokens]
-    single_ending = is_time[-2:] == [False, True]
+    single_ending = ends_with_single_timestamp(tokens, timestamp_begin)
     cuts = [i + 1 for i in range(len(tokens) - 1) if is_time[i] and is_time[i + 1]]  # after each pair's first
     if not cuts:
         duration = window_frames * HOP_LENGTH / SAMPLE_RATE

@@ -28,6 +28,7 @@ decides), a clip that ends past the audio ends with it (openai-whisper may loop 
 from __future__ import annotations
 
 import os
+import warnings
 from collections import deque
 from dataclasses import dataclass
 
@@ -45,7 +46,8 @@ from data.audio import (
     pad_or_trim,
 )
 from data.whisper_tokenizer import WhisperTokenizer
-from zoo.generation.segments import cut_segments
+from zoo.generation.hallucination import WindowSpan, last_end, skip_silence
+from zoo.generation.segments import cut_segments, ends_with_single_timestamp
 from zoo.generation.whisper_decode import (
     DecodingOptions,
     DecodingResult,
@@ -53,6 +55,15 @@ from zoo.generation.whisper_decode import (
     decode,
     default_tokenizer,
     detect_language,
+)
+from zoo.generation.word_timing import (
+    APPEND_PUNCTUATIONS,
+    PREPEND_PUNCTUATIONS,
+    WindowText,
+    WordTiming,
+    align_words,
+    alignment_heads,
+    place_words,
 )
 
 AudioInput = str | os.PathLike | np.ndarray | torch.Tensor
@@ -72,6 +83,10 @@ class TranscribeOptions:
     batch_size: int | None = None               # audios decoded together (None: all of them)
     compile: bool = False                       # the encoder and the decoder's one-token steps, compiled
     verbose: bool | None = None                 # True: print each segment
+    word_timestamps: bool = False               # each segment's words timed (word_timing.py)
+    prepend_punctuations: str = PREPEND_PUNCTUATIONS  # with word timestamps: joined to the next word
+    append_punctuations: str = APPEND_PUNCTUATIONS    # ... to the previous word
+    hallucination_silence_threshold: float | None = None  # s; with word timestamps (hallucination.py)
 
     def needs_fallback(self, result: DecodingResult) -> bool:
         """Too repetitive or too unlikely, and not silence."""
@@ -96,6 +111,26 @@ def options_at(decode_options: dict, temperature: float) -> DecodingOptions:
     return DecodingOptions(**{k: v for k, v in decode_options.items() if k not in drop}, temperature=temperature)
 
 
+@dataclass
+class Window:
+    """One decoded window of a transcript on its way in: its segments (None: dropped), and where the seek
+    goes next."""
+    transcript: Transcript
+    result: DecodingResult
+    seek: int                          # mel frame where the window starts
+    frames: int                        # mel frames of audio in it
+    segments: list[dict] | None
+    next_seek: int
+    single_ending: bool                # its tokens end in one timestamp: nothing said after it
+
+    def text(self, tokenizer: WhisperTokenizer, task: str) -> WindowText:
+        """What aligning its words needs: every segment's text tokens, in order."""
+        tokens = [t for segment in self.segments for t in segment["tokens"] if t < tokenizer.eot]
+        language = self.transcript.language
+        return WindowText(self.result.audio_features, tokens, tokenizer.sot_sequence(language, task), self.frames,
+                          language)
+
+
 class Transcript:
     """One audio's way through the loop: its mel, the seek (in which clip), its tokens and segments so far.
 
@@ -116,6 +151,7 @@ class Transcript:
         self.tokens = list(initial_prompt)  # the initial prompt, then every segment's tokens
         self.reset_since = 0  # the prompt takes tokens from here on
         self.segments: list[dict] = []
+        self.last_speech = 0.0  # s: the end of the last word so far (word timestamps)
 
     def next_window(self) -> int | None:
         """Move the seek into the next clip where the current one is done; the frames of audio in the
@@ -142,27 +178,55 @@ class Transcript:
         ignored = max(len(self.initial), self.reset_since)
         return self.initial + self.tokens[ignored:][-room:]
 
-    def add(self, result: DecodingResult, frames: int, options: TranscribeOptions, tokenizer: WhisperTokenizer,
-            input_stride: int) -> list[dict]:
-        """Take a window's result: skip it if silent, else cut its segments and move the seek; the new segments."""
-        if options.is_silent(result):
-            self.seek += frames
-            return []
+    def cut(self, result: DecodingResult, frames: int, tokenizer: WhisperTokenizer, input_stride: int) -> Window:
+        """A window's result (not silent) cut into segments at its timestamps; nothing is kept yet."""
         offset = float(self.seek * HOP_LENGTH / SAMPLE_RATE)  # s
         pieces, advance = cut_segments(result.tokens, tokenizer.timestamp_begin, time_offset=offset,
                                        window_frames=frames, input_stride=input_stride)
+        segments = [{"seek": self.seek, "start": piece.start, "end": piece.end,
+                     "text": tokenizer.decode([t for t in piece.tokens if t < tokenizer.eot]), "tokens": piece.tokens,
+                     "temperature": result.temperature, "avg_logprob": result.avg_logprob,
+                     "compression_ratio": result.compression_ratio, "no_speech_prob": result.no_speech_prob}
+                    for piece in pieces]
+        return Window(self, result, self.seek, frames, segments, self.seek + advance,
+                      ends_with_single_timestamp(result.tokens, tokenizer.timestamp_begin))
+
+    def time_words(self, window: Window, timings: list[WordTiming], options: TranscribeOptions, eot: int) -> None:
+        """Give the window's segments their words, then move its next seek to its last word's end (unless the
+        window ended in one timestamp) and skip silence before likely hallucinations, as openai-whisper."""
+        span = WindowSpan(window.seek, window.frames, self.window_frames, self.frames)
+        place_words(window.segments, timings, eot=eot, time_offset=span.start, last_speech=self.last_speech,
+                    prepend_punctuations=options.prepend_punctuations,
+                    append_punctuations=options.append_punctuations)
+        if not window.single_ending:
+            end = last_end(window.segments)
+            if end is not None and end > span.start:
+                window.next_seek = round(end * FRAMES_PER_SECOND)
+        if options.hallucination_silence_threshold is not None:
+            window.next_seek, keep = skip_silence(
+                window.segments, threshold=options.hallucination_silence_threshold, window=span,
+                seek=window.next_seek, single_ending=window.single_ending, last_speech=self.last_speech)
+            if keep is None:  # the window's text is dropped: a likely hallucination after silence
+                window.segments = None
+                return
+            del window.segments[keep:]
+        end = last_end(window.segments)
+        if end is not None:
+            self.last_speech = end
+
+    def add(self, window: Window, options: TranscribeOptions) -> list[dict]:
+        """Keep a window's segments (instantaneous or textless ones cleared) and move the seek; the new segments."""
+        self.seek = window.next_seek
+        if window.segments is None:
+            return []
         new = []
-        for i, piece in enumerate(pieces, start=len(self.segments)):
-            text = tokenizer.decode([t for t in piece.tokens if t < tokenizer.eot])
-            empty = piece.start == piece.end or text.strip() == ""  # instantaneous or no text: kept, cleared
-            new.append({"id": i, "seek": self.seek, "start": piece.start, "end": piece.end,
-                        "text": "" if empty else text, "tokens": [] if empty else piece.tokens,
-                        "temperature": result.temperature, "avg_logprob": result.avg_logprob,
-                        "compression_ratio": result.compression_ratio, "no_speech_prob": result.no_speech_prob})
-        self.seek += advance
+        for i, segment in enumerate(window.segments, start=len(self.segments)):
+            if segment["start"] == segment["end"] or segment["text"].strip() == "":
+                segment.update(text="", tokens=[], **({"words": []} if "words" in segment else {}))
+            new.append({"id": i, **segment})
         self.segments += new
         self.tokens += [t for segment in new for t in segment["tokens"]]
-        if not options.condition_on_previous_text or result.temperature > 0.5:
+        if not options.condition_on_previous_text or window.result.temperature > 0.5:
             self.reset_since = len(self.tokens)  # no prompt from text sampled that hot
         return new
 
@@ -219,13 +283,25 @@ class Transcriber:
                 for m, lang in zip(mels, languages)]
 
     def step(self, windows: list[tuple[Transcript, int]]) -> None:
-        """Decode each transcript's current window (with its frames of audio) together and take the results."""
+        """Decode each transcript's current window (with its frames of audio) together and take the results;
+        with word timestamps, the windows' words align together too."""
         mels = torch.stack([transcript.window(frames) for transcript, frames in windows])  # (B, n_mels, window)
         rows = [{**self.decode_options, "language": t.language,
                  "prompt": t.prompt(self.options.carry_initial_prompt, self.room)} for t, _ in windows]
         results = decode_with_fallback(self.model, mels, rows, self.options, self.tokenizer, self.generator)
+        spoken = []
         for (transcript, frames), result in zip(windows, results):
-            for segment in transcript.add(result, frames, self.options, self.tokenizer, self.input_stride):
+            if self.options.is_silent(result):
+                transcript.seek += frames
+            else:
+                spoken.append(transcript.cut(result, frames, self.tokenizer, self.input_stride))
+        if self.options.word_timestamps and spoken:
+            task = self.decode_options.get("task", "transcribe")
+            timings = align_words(self.model, self.tokenizer, [w.text(self.tokenizer, task) for w in spoken])
+            for window, words in zip(spoken, timings):
+                window.transcript.time_words(window, words, self.options, self.tokenizer.eot)
+        for window in spoken:
+            for segment in window.transcript.add(window, self.options):
                 if self.options.verbose:
                     print(f"[{segment['start']:.3f} --> {segment['end']:.3f}] {segment['text']}")
 
@@ -279,7 +355,9 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
                compression_ratio_threshold: float | None = 2.4, logprob_threshold: float | None = -1.0,
                no_speech_threshold: float | None = 0.6, condition_on_previous_text: bool = True,
                initial_prompt: str | None = None, carry_initial_prompt: bool = False,
-               word_timestamps: bool = False, clip_timestamps: str | list[float] = "0",
+               word_timestamps: bool = False, prepend_punctuations: str = PREPEND_PUNCTUATIONS,
+               append_punctuations: str = APPEND_PUNCTUATIONS, clip_timestamps: str | list[float] = "0",
+               hallucination_silence_threshold: float | None = None,
                batch_size: int | None = None, generator: torch.Generator | None = None,
                compile: bool = False, **decode_options) -> dict | list[dict]:
     """Transcribe (or translate) audio of any length: openai-whisper's `transcribe`, same options and result.
@@ -287,26 +365,33 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     audio: a path, a 16 kHz waveform (samples,) (numpy or torch), or a list of them (decoded as a batch of
     up to batch_size, each as if alone; returns a list). Returns {"text", "segments": [{"id", "seek",
     "start", "end", "text", "tokens", "temperature", "avg_logprob", "compression_ratio",
-    "no_speech_prob"}], "language"}. decode_options: DecodingOptions fields (language, task, beam_size,
-    best_of, patience, length_penalty, suppress_tokens, suppress_blank, without_timestamps,
-    max_initial_timestamp, sample_len, prefix); tokenizer: default_tokenizer(model); generator: the draws
-    of sampled fallbacks (default torch's global one, as openai-whisper); compile: the encoder and the
-    decoder's one-token steps through torch.compile (each new batch size or cache length compiles anew:
-    worth it on long runs, where most windows have a full prompt and so the same cache length).
+    "no_speech_prob"}], "language"}; with word_timestamps each segment also has "words": [{"word", "start",
+    "end", "probability"}] (word_timing.py: cross-attention of the alignment heads, DTW), punctuation in
+    prepend_punctuations joined to the next word and in append_punctuations to the previous one, and
+    hallucination_silence_threshold (s) skips silence before likely hallucinations (hallucination.py).
+    clip_timestamps: "start,end,start,..." (s) or a list: the spans to transcribe. decode_options:
+    DecodingOptions fields (language, task, beam_size, best_of, patience, length_penalty, suppress_tokens,
+    suppress_blank, without_timestamps, max_initial_timestamp, sample_len, prefix); tokenizer:
+    default_tokenizer(model); generator: the draws of sampled fallbacks (default torch's global one, as
+    openai-whisper); compile: the encoder and the decoder's one-token steps through torch.compile (each new
+    batch size or cache length compiles anew: worth it on long runs, where most windows have a full prompt
+    and so the same cache length).
     """
-    if word_timestamps:
-        raise NotImplementedError("word_timestamps=True: word-level timestamps (cross-attention alignment) are "
-                                  "not implemented; transcribe gives segment-level timestamps")
-    for unused in ("hallucination_silence_threshold", "prepend_punctuations", "append_punctuations", "fp16"):
-        decode_options.pop(unused, None)  # act only with word timestamps / the model's dtype decides
+    decode_options.pop("fp16", None)  # the model's dtype decides
     if decode_options.get("task", "transcribe") not in ("transcribe", "translate"):
         raise ValueError(f"task={decode_options['task']!r}: transcribe takes 'transcribe' or 'translate'")
+    if word_timestamps:
+        alignment_heads(model)  # a model with no usable alignment heads fails here, before any audio is read
+        if decode_options.get("task") == "translate":
+            warnings.warn("Word-level timestamps on translations may not be reliable.", stacklevel=2)
     options = TranscribeOptions(
         temperature=(temperature,) if isinstance(temperature, (int, float)) else tuple(temperature),
         compression_ratio_threshold=compression_ratio_threshold, logprob_threshold=logprob_threshold,
         no_speech_threshold=no_speech_threshold, condition_on_previous_text=condition_on_previous_text,
         initial_prompt=initial_prompt, carry_initial_prompt=carry_initial_prompt,
-        clip_timestamps=_clips(clip_timestamps), batch_size=batch_size, compile=compile, verbose=verbose)
+        clip_timestamps=_clips(clip_timestamps), batch_size=batch_size, compile=compile, verbose=verbose,
+        word_timestamps=word_timestamps, prepend_punctuations=prepend_punctuations,
+        append_punctuations=append_punctuations, hallucination_silence_threshold=hallucination_silence_threshold)
     if not options.temperature or (batch_size is not None and batch_size < 1):
         raise ValueError(f"temperature must give at least one value and batch_size be >= 1 or None; got "
                          f"{temperature!r}, {batch_size!r}")

