@@ -1,0 +1,68 @@
+"""zoo/generation/speech_only.py: keep_speech cuts audio to its speech; restore_times maps a transcription of it
+back to the input's times exactly as faster-whisper's restore_speech_timestamps does."""
+import copy
+
+import pytest
+import torch
+from faster_whisper.transcribe import Segment, Word, restore_speech_timestamps
+
+from data.audio import SAMPLE_RATE
+from data.speech import SPEECH_TINY, load_manifest, load_row_audio
+from data.vad import speech_timestamps
+from zoo.generation.speech_only import keep_speech, restore_times
+
+SPEECHES = [{"start": 8000, "end": 40000}, {"start": 520000, "end": 560000}, {"start": 600000, "end": 700000}]
+
+
+def _result() -> dict:
+    """A transcription of the joined speech (0-10.25 s): segments with words across the cuts, and without."""
+    words = [{"word": " one", "start": 0.1, "end": 0.9, "probability": 0.9},
+             {"word": " two", "start": 1.9, "end": 2.2, "probability": 0.8},   # its middle after the first cut
+             {"word": " three", "start": 4.4, "end": 5.1, "probability": 0.7}]  # across the second cut
+    return {"text": "x", "language": "en", "segments": [
+        {"id": 0, "seek": 0, "start": 0.0, "end": 2.2, "text": " one two", "tokens": [1], "words": words[:2]},
+        {"id": 1, "seek": 0, "start": 4.4, "end": 5.1, "text": " three", "tokens": [2], "words": words[2:]},
+        {"id": 2, "seek": 0, "start": 2.0, "end": 4.5, "text": " four", "tokens": [3]},
+        {"id": 3, "seek": 0, "start": 6.0, "end": 8.5, "text": " five", "tokens": [4]}]}
+
+
+def _faster_whispers(result: dict) -> list[Segment]:
+    segments = []
+    for s in result["segments"]:
+        words = [Word(w["start"], w["end"], w["word"], w["probability"]) for w in s.get("words", [])] or None
+        segments.append(Segment(s["id"], s["seek"], s["start"], s["end"], s["text"], s["tokens"], 0.0, 1.0, 0.0,
+                                words, 0.0))
+    return list(restore_speech_timestamps(segments, SPEECHES, SAMPLE_RATE))
+
+
+def test_times_map_back_as_faster_whisper_maps_them():
+    from data.vad import SpeechTimeMap
+
+    result = restore_times(_result(), SpeechTimeMap(SPEECHES))
+    want = _faster_whispers(_result())
+    for ours, theirs in zip(result["segments"], want, strict=True):
+        assert (ours["start"], ours["end"]) == pytest.approx((theirs.start, theirs.end), abs=1e-9)
+        for w, t in zip(ours.get("words", []), theirs.words or [], strict=True):
+            assert (w["start"], w["end"]) == pytest.approx((t.start, t.end), abs=1e-9)
+    # " two" has its middle in the second speech: 0.5 s before the first and 30 s between them were cut out
+    assert result["segments"][0]["words"][1]["start"] == pytest.approx(1.9 + 30.5)
+
+
+def test_without_speech_nothing_moves():
+    result = _result()
+    assert restore_times(copy.deepcopy(result), None) == result
+    wave, time_map = keep_speech(torch.zeros(5 * SAMPLE_RATE))
+    assert wave.numel() == 0 and time_map is None
+
+
+def test_keep_speech_joins_the_speech_of_real_recordings_around_silence():
+    folder = SPEECH_TINY / "asr"
+    first, second = (load_row_audio(folder, row) for row in load_manifest(folder, split="human")[:2])
+    wave = torch.cat([first, torch.zeros(30 * SAMPLE_RATE), second])
+    joined, time_map = keep_speech(wave)
+    speeches = speech_timestamps(wave)
+    assert joined.numel() == sum(s["end"] - s["start"] for s in speeches) < first.numel() + second.numel() + SAMPLE_RATE
+    assert time_map.original_time(joined.numel() / SAMPLE_RATE - 0.01, is_end=True) > 30.0  # the second is late
+    with pytest.raises(ValueError, match="treshold"):
+        keep_speech(wave, {"treshold": 0.5})
+
