@@ -164,3 +164,33 @@ def test_scoring_lets_a_learned_vocabulary_write_spaces(text_vocab):
     assert pairs[0]["hypothesis"] == reference and wer == 0.0
     suppressed = set(tokenizer.non_speech_tokens)
     assert tokenizer.encode('"')[0] in suppressed and tokenizer.encode(" ")[0] not in suppressed
+
+
+def test_fine_tuning_an_openai_checkpoint_keeps_its_tokenizer_and_writes_transformers(tmp_path):
+    """--init takes an openai-whisper .pt (multilingual vocabulary, 30 s windows): the fine-tuned model keeps its
+    tokenizer and special tokens, and model-hf/ is transformers' directory with the same outputs."""
+    import dataclasses
+
+    import transformers
+
+    from tests.helpers import tiny_openai_whisper
+
+    ref, _ = tiny_openai_whisper(51865, eot_scale=20.0)
+    checkpoint = tmp_path / "tiny.pt"
+    torch.save({"dims": dataclasses.asdict(ref.dims), "model_state_dict": ref.state_dict()}, checkpoint)
+    out = tmp_path / "tuned"
+    summary = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), *COMMON, "--steps", "2",
+                                "--batch-size", "4", "--lr", "1e-4", "--eval-every", "0", "--eval-limit", "1",
+                                "--ctc-weight", "0", "--init", str(checkpoint), "--out", str(out)])
+    assert summary["model"] == str(checkpoint) and summary["steps"] == 2
+    ours = zoo.load_pretrained(out / "model").eval()
+    assert ours.tokenizer.multilingual and ours.tokenizer.sot_sequence("fr") == [50258, 50265, 50359]
+    hf = transformers.WhisperForConditionalGeneration.from_pretrained(out / "model-hf").eval()
+    again = zoo.load_directory(out / "model-hf").eval()
+    mel = torch.randn(1, 80, 3000, generator=torch.Generator().manual_seed(0))
+    tokens = torch.tensor([[50258, 50259, 50359, 50363, 440, 2068]])
+    with torch.no_grad():
+        want = ours(mel, tokens)
+        assert (hf(input_features=mel, decoder_input_ids=tokens).logits - want).abs().max() < 1e-4
+        assert (again(mel, tokens) - want).abs().max() < 1e-5
+    assert again.tokenizer.encode(" and it was so") == ours.tokenizer.encode(" and it was so")

@@ -81,8 +81,10 @@ def parse_args(argv=None) :
                    help="asr: no training; score a saved model (model/ of an earlier run) or a training checkpoint "
                         "(its checkpoint.pt or checkpoint-<step>.pt, with the run's --model and --text-vocab) on "
                         "test, human and val")
-    p.add_argument("--init", metavar="MODEL_DIR",
-                   help="asr: start from this saved Whisper (ours or an HF directory) and its tokenizer")
+    p.add_argument("--init", metavar="MODEL",
+                   help="asr: fine-tune this Whisper (our or an HF directory, a CTranslate2 / faster-whisper one, an "
+                        "openai-whisper .pt) with its tokenizer; writes model/ and, as transformers' directory, "
+                        "model-hf/")
     p.add_argument("--ctc-weight", type=float, default=0.3,
                    help="asr: weight of the auxiliary CTC loss on the encoder (0: cross-entropy alone)")
     add_training_arguments(p, steps=600, batch_size=32, lr=1e-3, warmup=60, weight_decay=0.05,

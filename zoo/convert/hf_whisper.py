@@ -113,6 +113,17 @@ def to_transformers(model: nn.Module, **token_ids: int) -> nn.Module:
     return hf.eval()
 
 
+def save_transformers(model: nn.Module, directory: str | Path) -> Path:
+    """Write `model` as transformers' Whisper directory (config.json, model.safetensors, generation_config.json
+    with the alignment heads) and its tokenizer beside (tokenizer.json): what from_pretrained, zoo.load_directory
+    and zoo.transcribe read. Returns the directory."""
+    directory = Path(directory)
+    to_transformers(model).save_pretrained(directory)
+    if getattr(model, "tokenizer", None) is not None:
+        model.tokenizer.save(directory)
+    return directory
+
+
 def tokenizer_for(obj: Any, vocab_size: int) -> WhisperTokenizer | None:
     """The tokenizer of what from_hf converted: a directory's tokenizer.json, else openai-whisper's for the
     vocabulary size (a transformers instance, or a directory without one), None if no release has that size."""

@@ -17,6 +17,7 @@ from data.audio_tasks import ASR_SPEC_AUGMENT, SpecAugment, SpeechSet, lm_corpus
 from data.loader import iterate_once
 from data.speech import load_manifest
 from data.whisper_vocab import train_whisper_tokenizer
+from zoo.convert.hf_whisper import save_transformers
 from zoo.generation.ngram import NgramLM, ShallowFusion
 from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
 from zoo.io import loading
@@ -77,14 +78,16 @@ def asr_tokenizer(args, rows: list[dict]):
 
 
 def asr_model(args, rows: list[dict]):
-    """(model, tokenizer): a fresh --model with a tokenizer for it, or --init's Whisper with the one it carries."""
+    """(model, tokenizer): a fresh --model with a tokenizer for it, or --init's Whisper (our or an HF directory, a
+    CTranslate2 / faster-whisper one, an openai-whisper .pt) with the tokenizer and special tokens it carries."""
     if not args.init:
         tokenizer = asr_tokenizer(args, rows)
         model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **model_overrides(args))
         model.tokenizer = tokenizer  # zoo.transcribe uses it; save_pretrained stores it
         return model, tokenizer
     with loading(f"--init {args.init}"):
-        model = zoo.load_directory(args.init)
+        init = Path(args.init)
+        model = zoo.from_whisper(init) if init.is_file() and init.suffix == ".pt" else zoo.load_directory(init)
     if not hasattr(model, "encode") or not hasattr(model, "decode"):
         raise SystemExit(f"--init {args.init}: a {type(model).__name__}, not a Whisper (encoder-decoder) model")
     try:
@@ -126,6 +129,8 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
                "train_loss": result.train_loss, "wall_s": result.wall_time,
                **score_asr(args, model, sets, with_ctc)}
     model.save_pretrained(Path(args.out) / "model")
+    if args.init:  # a fine-tuned checkpoint: also as transformers' directory, for the tools people already use
+        save_transformers(model, Path(args.out) / "model-hf")
     return summary
 
 
