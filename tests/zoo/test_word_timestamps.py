@@ -87,7 +87,7 @@ SAMPLED = dict(temperature=1.0, without_timestamps=True, sample_len=60, **NO_THR
 GREEDY = dict(temperature=0.0, sample_len=40, **NO_THRESHOLDS)
 
 
-@pytest.mark.parametrize("case", ["sampled", "timestamps"])
+@pytest.mark.parametrize("case", ["sampled", pytest.param("timestamps", marks=pytest.mark.slow)])
 def test_words_match_openai_whisper(multilingual, case):
     """Two windows and more: the same words, times (exactly) and segments (words move the seek too)."""
     expected, got = _both(multilingual, _audio(40), language="en", **(SAMPLED if case == "sampled" else GREEDY))
@@ -97,6 +97,7 @@ def test_words_match_openai_whisper(multilingual, case):
     assert exact == [(w["start"], w["end"]) for s in expected["segments"] for w in s["words"]]
 
 
+@pytest.mark.slow
 def test_hallucination_silence_threshold_matches_openai_whisper(multilingual):
     """Random weights make anomalous words (improbable, instantaneous): text is dropped and seeks move as
     openai-whisper's."""
@@ -124,6 +125,7 @@ def test_more_options_match_openai_whisper(case):
     assert _assert_same(expected, got) >= 5
 
 
+@pytest.mark.slow
 def test_batch_equals_alone(multilingual):
     ours = multilingual[1]
     audios = [_audio(40), _audio(25, seed=1)]
@@ -152,6 +154,75 @@ def test_heads_outside_the_decoder_are_refused(multilingual):
             zoo.transcribe(ours, _audio(5), word_timestamps=True)
     finally:
         object.__setattr__(config, "alignment_heads", ((0, 3), (1, 0), (1, 2)))
+
+
+# ------------------------------------------------------------------------ the real Whisper base
+
+
+@pytest.fixture(scope="module")
+def base(whisper_base_ct2):
+    torch.set_num_threads(2)  # a real model: both cores pay here (conftest's one thread is for tiny ones)
+    yield zoo.from_ct2(whisper_base_ct2)
+    torch.set_num_threads(1)
+
+
+def _openai_twin(ours) -> torch.nn.Module:
+    """openai-whisper's Whisper with our weights and alignment heads."""
+    from zoo.convert.openai_whisper import openai_state_dict
+
+    c = ours.config
+    ref = whisper.model.Whisper(whisper.model.ModelDimensions(c.n_mels, c.audio_ctx, c.dim, c.audio_heads,
+                                                              c.audio_depth, c.vocab_size, c.text_ctx, c.dim,
+                                                              c.text_heads, c.text_depth))
+    missing, unexpected = ref.load_state_dict(openai_state_dict(ours, ref.state_dict()), strict=False)
+    assert not missing and not unexpected
+    mask = np.zeros((c.text_depth, c.text_heads), dtype=bool)
+    for layer, head in c.alignment_heads:
+        mask[layer, head] = True
+    ref.set_alignment_heads(base64.b85encode(gzip.compress(mask.tobytes())))
+    return ref.eval()
+
+
+def _human_speech(count: int) -> np.ndarray:
+    """The first `count` of the shipped human recordings (Asterisk's, data/speech_tiny), joined with half a
+    second of silence between them."""
+    import soundfile
+
+    from data.speech import SPEECH_TINY, load_manifest
+
+    folder = SPEECH_TINY / "asr"
+    gap = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
+    pieces = []
+    for row in load_manifest(folder, "human")[:count]:
+        audio, rate = soundfile.read(folder / row["audio"], dtype="float32")
+        assert rate == SAMPLE_RATE
+        pieces += [audio, gap]
+    return np.concatenate(pieces)
+
+
+def _real_words_match(base, count: int) -> None:
+    audio = _human_speech(count)
+    expected = whisper.transcribe(_openai_twin(base), audio, fp16=False, word_timestamps=True)
+    got = zoo.transcribe(base, audio, word_timestamps=True)
+    assert got["text"] == expected["text"]
+    theirs = [w for s in expected["segments"] for w in s["words"]]
+    ours = [w for s in got["segments"] for w in s["words"]]
+    assert [w["word"] for w in ours] == [w["word"] for w in theirs]
+    assert len(ours) >= 4 * count
+    times = [(a[key], b[key]) for a, b in zip(ours, theirs) for key in ("start", "end")]
+    close = sum(abs(a - b) <= 0.02 + 1e-9 for a, b in times) / len(times)
+    print(f"\nwhisper base, {count} human recordings, {len(ours)} words: {close:.1%} of the times within 20 ms")
+    assert close >= 0.95
+
+
+def test_real_base_words_match_openai_whisper(base):
+    _real_words_match(base, 4)
+
+
+@pytest.mark.slow
+def test_real_base_words_match_openai_whisper_on_every_recording(base):
+    """All 16 shipped recordings: about 48 s, two windows."""
+    _real_words_match(base, 16)
 
 
 # ------------------------------------------------------------------------ pieces
