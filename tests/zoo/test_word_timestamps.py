@@ -262,3 +262,48 @@ def test_word_split_and_punctuation_equal_openai_whisper(language, text):
     wt.merge_punctuations(timings)
     openai_timing.merge_punctuations(reference, wt.PREPEND_PUNCTUATIONS, wt.APPEND_PUNCTUATIONS)
     assert [(t.word, t.tokens) for t in timings] == [(t.word, t.tokens) for t in reference]
+
+
+# ------------------------------------------------------------------------ writers
+
+
+def _word_result() -> dict:
+    """Three segments of word timings (one empty), a pause over 3 s, long and short words, punctuation."""
+    rng = np.random.default_rng(0)
+    vocabulary = [" the", " quick,", " brown", " fox", " jumps", " over", " a", " lazy", " dog.", " extraordinarily",
+                  " -->", " 世界", " ok?"]
+    segments, t = [], 0.25
+    for i, count in enumerate((23, 0, 17)):
+        words = []
+        for _ in range(count):
+            length = float(rng.choice([0.1, 0.3, 0.62]))
+            words.append({"word": str(rng.choice(vocabulary)), "start": round(t, 2), "end": round(t + length, 2),
+                          "probability": 0.9})
+            t += length + float(rng.choice([0.0, 0.0, 0.2, 3.5]))
+        text = "".join(w["word"] for w in words)
+        segments.append({"id": i, "seek": 0, "start": words[0]["start"] if words else t, "end": round(t, 2),
+                         "text": text, "tokens": [], "words": words})
+    return {"text": "".join(s["text"] for s in segments), "segments": segments, "language": "en"}
+
+
+WRITER_OPTIONS = [
+    {}, {"highlight_words": True}, {"max_line_width": 24}, {"max_line_width": 24, "max_line_count": 2},
+    {"max_line_width": 30, "max_line_count": 1, "highlight_words": True}, {"max_words_per_line": 4},
+    {"max_words_per_line": 3, "highlight_words": True}, {"max_words_per_line": 4, "max_line_width": 20},
+    {"max_line_count": 2},
+]
+
+
+@pytest.mark.parametrize("fmt", ["srt", "vtt"])
+@pytest.mark.parametrize("options", WRITER_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_writers_equal_openai_whisper(tmp_path, fmt, options):
+    result = _word_result()
+    get_writer(fmt, str(tmp_path))(result, "talk.wav", **options)
+    assert render(result, fmt, **options) == (tmp_path / f"talk.{fmt}").read_text(encoding="utf-8")
+
+
+def test_writer_options_are_checked():
+    with pytest.raises(TypeError, match="max_line_widht"):
+        render(_word_result(), "srt", max_line_widht=3)
+    with pytest.raises(ValueError, match="max_words_per_line"):
+        render(_word_result(), "srt", max_words_per_line=-2)

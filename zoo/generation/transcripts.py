@@ -20,16 +20,18 @@ Formats:
 - json: `json.dumps(result)` (ASCII, non-ASCII characters escaped).
 In vtt and srt a segment's text is stripped and "-->" (the cue separator) becomes "->". Segments that carry
 word timings ("words": [{"word", "start", "end"}, ...], as openai-whisper's word_timestamps=True gives) are
-cued as openai-whisper does by default: one cue per segment (per 1000 words), its words joined unchanged
-after the first is stripped, from the first word's start to the last word's end. openai-whisper's options
-that re-flow those words (max_line_width, max_line_count, max_words_per_line, highlight_words) are not
-implemented: passing one raises NotImplementedError.
+cued as openai-whisper does: by default one cue per segment (per 1000 words), its words joined unchanged
+after the first is stripped, from the first word's start to the last word's end; its options
+max_line_width, max_line_count, max_words_per_line and highlight_words re-flow them as its writers do
+(WordOptions).
 """
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,75 +70,135 @@ def _segments(result: Result) -> list[Mapping[str, Any]]:
     return result["segments"]
 
 
-def _word_cue_text(words: list[Mapping[str, Any]]) -> str:
-    """Words joined as spoken; a line that would pass DEFAULT_LINE_WIDTH characters starts on a new one.
-    A line's first word is stripped (and so is every word while the line is still empty)."""
-    text, line_len = "", 0
-    for timing in words:
-        word = timing["word"]
-        if line_len > 0 and line_len + len(word) <= DEFAULT_LINE_WIDTH:
-            text, line_len = text + word, line_len + len(word)
-        else:
-            word = word.strip()
-            text, line_len = text + ("\n" if line_len > 0 else "") + word, len(word)
-    return text
+@dataclass(frozen=True)
+class WordOptions:
+    """openai-whisper's subtitle options for word-timed results (its CLI needs --word_timestamps True for them).
+    0 or None: unset. Lines break before a word that would pass max_line_width characters; with max_line_count
+    too, a cue holds that many lines (and a pause over 3 s starts a new one) instead of one cue per segment;
+    max_words_per_line (without max_line_width) starts a new cue every that many words of a segment;
+    highlight_words repeats each cue once per word, that word underlined (<u>word</u>), filling gaps between
+    words with the plain cue."""
+    max_line_width: int | None = None
+    max_line_count: int | None = None
+    highlight_words: bool = False
+    max_words_per_line: int | None = None
+
+    def __post_init__(self):
+        for name in ("max_line_width", "max_line_count", "max_words_per_line"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"{name} must be a positive number of characters, lines or words, or None; "
+                                 f"got {value!r}")
 
 
-def _cues(result: Result) -> Iterator[tuple[float, float, str]]:
-    """(start s, end s, text) of each vtt/srt cue; word timings decide when the first segment has them."""
+def _first_start(segments: list[Mapping[str, Any]]) -> float | None:
+    """The first word's start, else the first segment's (None without segments)."""
+    starts = (w["start"] for s in segments for w in s["words"])
+    return next(starts, segments[0]["start"] if segments else None)
+
+
+def _subtitles(segments: list[Mapping[str, Any]], options: WordOptions) -> Iterator[list[dict]]:
+    """Word timings grouped into cues, each word's text as printed: stripped at the start of a line, and a
+    line after the first starting with a newline (openai-whisper's SubtitlesWriter.iterate_result)."""
+    max_lines = options.max_line_count or None
+    keep_segments = max_lines is None or not options.max_line_width
+    width = options.max_line_width or DEFAULT_LINE_WIDTH
+    per_cue = options.max_words_per_line or DEFAULT_WORDS_PER_CUE
+    line_len, line_count, cue = 0, 1, []
+    last = _first_start(segments) or 0.0
+    for segment in segments:
+        words = segment["words"]
+        for first in range(0, len(words), per_cue):
+            for i, original in enumerate(words[first:first + per_cue]):
+                timing = dict(original)
+                long_pause = not keep_segments and timing["start"] - last > 3.0
+                has_room = line_len + len(timing["word"]) <= width
+                segment_break = i == 0 and len(cue) > 0 and keep_segments
+                if line_len > 0 and has_room and not long_pause and not segment_break:
+                    line_len += len(timing["word"])  # the line goes on
+                else:
+                    timing["word"] = timing["word"].strip()
+                    if segment_break or (cue and max_lines is not None and (long_pause or line_count >= max_lines)):
+                        yield cue  # a new cue
+                        cue, line_count = [], 1
+                    elif line_len > 0:  # a new line in this cue
+                        line_count += 1
+                        timing["word"] = "\n" + timing["word"]
+                    line_len = len(timing["word"].strip())
+                cue.append(timing)
+                last = timing["start"]
+    if cue:
+        yield cue
+
+
+def _underlined(words: list[str], index: int) -> str:
+    """The words joined, words[index] in <u></u> after its leading white space."""
+    return "".join(re.sub(r"^(\s*)(.*)$", r"\1<u>\2</u>", word) if j == index else word
+                   for j, word in enumerate(words))
+
+
+def _cues(result: Result, stamp: Callable[[float], str], options: WordOptions = WordOptions()
+          ) -> Iterator[tuple[str, str, str]]:
+    """(start, end, text) of each vtt/srt cue, times written by `stamp`; word timings decide when the first
+    segment has them."""
     segments = _segments(result)
     if not (segments and "words" in segments[0]):
         for segment in segments:
-            yield segment["start"], segment["end"], segment["text"].strip().replace("-->", "->")
+            yield stamp(segment["start"]), stamp(segment["end"]), segment["text"].strip().replace("-->", "->")
         return
     for index, segment in enumerate(segments):
         if "words" not in segment:
             raise ValueError(f"segment {index} has no 'words' while segment 0 has word timings")
-        words = segment["words"]
-        for first in range(0, len(words), DEFAULT_WORDS_PER_CUE):
-            chunk = words[first:first + DEFAULT_WORDS_PER_CUE]
-            yield chunk[0]["start"], chunk[-1]["end"], _word_cue_text(chunk)
+    for cue in _subtitles(segments, options):
+        start, end, text = stamp(cue[0]["start"]), stamp(cue[-1]["end"]), "".join(w["word"] for w in cue)
+        if not options.highlight_words:
+            yield start, end, text
+            continue
+        last, words = start, [w["word"] for w in cue]
+        for i, timing in enumerate(cue):
+            word_start, word_end = stamp(timing["start"]), stamp(timing["end"])
+            if last != word_start:  # a gap between words: the cue without a highlight
+                yield last, word_start, text
+            yield word_start, word_end, _underlined(words, i)
+            last = word_end
 
 
-def to_txt(result: Result) -> str:
+def to_txt(result: Result, options: WordOptions = WordOptions()) -> str:
     return "".join(segment["text"].strip() + "\n" for segment in _segments(result))
 
 
-def to_vtt(result: Result) -> str:
-    cues = "".join(f"{format_timestamp(start)} --> {format_timestamp(end)}\n{text}\n\n"
-                   for start, end, text in _cues(result))
+def to_vtt(result: Result, options: WordOptions = WordOptions()) -> str:
+    cues = "".join(f"{start} --> {end}\n{text}\n\n" for start, end, text in _cues(result, format_timestamp, options))
     return "WEBVTT\n\n" + cues
 
 
-def to_srt(result: Result) -> str:
+def to_srt(result: Result, options: WordOptions = WordOptions()) -> str:
     def stamp(seconds: float) -> str:
         return format_timestamp(seconds, always_include_hours=True, decimal_marker=",")
-    return "".join(f"{number}\n{stamp(start)} --> {stamp(end)}\n{text}\n\n"
-                   for number, (start, end, text) in enumerate(_cues(result), start=1))
+    return "".join(f"{number}\n{start} --> {end}\n{text}\n\n"
+                   for number, (start, end, text) in enumerate(_cues(result, stamp, options), start=1))
 
 
-def to_tsv(result: Result) -> str:
+def to_tsv(result: Result, options: WordOptions = WordOptions()) -> str:
     rows = [f"{round(1000 * s['start'])}\t{round(1000 * s['end'])}\t{s['text'].strip().replace(chr(9), ' ')}\n"
             for s in _segments(result)]
     return "start\tend\ttext\n" + "".join(rows)
 
 
-def to_json(result: Result) -> str:
+def to_json(result: Result, options: WordOptions = WordOptions()) -> str:
     return json.dumps(result)
 
 
 RENDERERS = {"txt": to_txt, "vtt": to_vtt, "srt": to_srt, "tsv": to_tsv, "json": to_json}
 
 
-def check_word_options(**options: Any) -> None:
-    """Refuse openai-whisper's word re-flow options unless they are at their defaults (None / False)."""
+def word_options(**options: Any) -> WordOptions:
+    """openai-whisper's writer options (max_line_width, max_line_count, max_words_per_line, highlight_words)
+    as WordOptions; an unknown name raises TypeError, a bad value ValueError."""
     unknown = sorted(set(options) - set(WORD_OPTIONS))
     if unknown:
         raise TypeError(f"unexpected writer options {unknown}; openai-whisper's are {list(WORD_OPTIONS)}")
-    given = {name: value for name, value in options.items() if value}
-    if given:
-        raise NotImplementedError(f"writer options {given} are not implemented: subtitles keep one cue per "
-                                  "segment, as openai-whisper's writers do when these are unset")
+    return WordOptions(**options)
 
 
 def expand_formats(formats: str | Iterable[str]) -> list[str]:
@@ -150,12 +212,12 @@ def expand_formats(formats: str | Iterable[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def render(result: Result, fmt: str, **word_options: Any) -> str:
-    """The text openai-whisper's `get_writer(fmt, ...)` writes for `result`."""
-    check_word_options(**word_options)
+def render(result: Result, fmt: str, **options: Any) -> str:
+    """The text openai-whisper's `get_writer(fmt, ...)` writes for `result` (options: its word options)."""
+    words = word_options(**options)
     if fmt not in RENDERERS:
         raise ValueError(f"format {fmt!r} not supported: expected one of {list(FORMATS)}")
-    return RENDERERS[fmt](result)
+    return RENDERERS[fmt](result, words)
 
 
 def output_stem(audio_path: str | os.PathLike[str]) -> str:
@@ -164,17 +226,18 @@ def output_stem(audio_path: str | os.PathLike[str]) -> str:
 
 
 def write_result(result: Result, audio_path: str | os.PathLike[str], output_dir: str | os.PathLike[str],
-                 formats: str | Iterable[str] = "all", **word_options: Any) -> list[Path]:
-    """Write `result` as output_dir/<audio stem>.<format> for each format ("all": every one), atomically.
+                 formats: str | Iterable[str] = "all", **options: Any) -> list[Path]:
+    """Write `result` as output_dir/<audio stem>.<format> for each format ("all": every one), atomically;
+    options: openai-whisper's word options for vtt and srt (WordOptions).
 
     Every file is rendered before any is written, so a result one format cannot hold writes none.
     Returns the paths written, in FORMATS order for "all"."""
-    check_word_options(**word_options)
+    words = word_options(**options)
     names = expand_formats(formats)
     stem = output_stem(audio_path)
     if not stem:
         raise ValueError(f"audio_path {os.fspath(audio_path)!r} has no file name to name the transcripts after")
-    texts = {name: RENDERERS[name](result) for name in names}
+    texts = {name: RENDERERS[name](result, words) for name in names}
     paths = []
     for name, text in texts.items():
         path = Path(output_dir) / f"{stem}.{name}"
