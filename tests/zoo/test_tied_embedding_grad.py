@@ -23,15 +23,15 @@ def test_same_dense_gradient_as_a_dense_lookup(name, monkeypatch):
     batch = {"input_ids": ids, "labels": labels}
     loss_fn = (lambda m, b: mlm_loss(m, b)[0]) if bert else (lambda m, b: causal_lm_loss(m, b)[0])
     calls = []
-    original = TokenEmbedding.forward
+    original = TokenEmbedding.lookup  # every family's word-embedding lookup
 
     def spy(self, *args, **kwargs):
         calls.append(kwargs.get("sparse_grad", False))
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(TokenEmbedding, "forward", spy)
+    monkeypatch.setattr(TokenEmbedding, "lookup", spy)
     loss_fn(model, batch).backward()
-    monkeypatch.setattr(TokenEmbedding, "forward", lambda self, *a, sparse_grad=False, **k: original(self, *a, **k))
+    monkeypatch.setattr(TokenEmbedding, "lookup", lambda self, *a, sparse_grad=False, **k: original(self, *a, **k))
     loss_fn(dense, batch).backward()
     assert calls == [True]  # the tied model asked for the sparse lookup
     grad = model.embed.tokens.weight.grad
