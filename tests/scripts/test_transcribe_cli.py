@@ -164,3 +164,61 @@ def test_refusals(audio_dir, tmp_path, stub, monkeypatch):
     with pytest.raises(SystemExit, match="zoo.transcribe is not available"):
         script.main([str(audio_dir), *base])
     assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------------ word timestamps
+
+WORD_FLAGS = [  # (openai-whisper's flag, value, parsed)
+    ("word_timestamps", "True", True), ("prepend_punctuations", "\"(", "\"("), ("append_punctuations", ".,", ".,"),
+    ("highlight_words", "True", True), ("max_line_width", "42", 42), ("max_line_count", "2", 2),
+    ("max_words_per_line", "None", None), ("hallucination_silence_threshold", "2.5", 2.5),
+    ("clip_timestamps", "1,5.5", "1,5.5"),
+]
+
+
+@pytest.mark.parametrize("name,value,want", WORD_FLAGS, ids=[s[0] for s in WORD_FLAGS])
+def test_word_flags_in_both_spellings(name, value, want):
+    for spelling in (name, name.replace("_", "-")):
+        assert getattr(parse("--word_timestamps", "True", f"--{spelling}", value), name) == want
+
+
+def test_word_flags_defaults_and_refusals(capsys):
+    args = parse()
+    assert (args.word_timestamps, args.highlight_words, args.max_line_width, args.max_line_count,
+            args.max_words_per_line, args.hallucination_silence_threshold) == (False, False, None, None, None, None)
+    assert args.prepend_punctuations == "\"'“¿([{-" and args.append_punctuations == "\"'.。,，!！?？:：”)]}、"
+    assert "word_timestamps" not in script.transcribe_options(args)
+    assert parse("--word_timestamps", "True", "--highlight_words").highlight_words is True  # bare: True
+    for bad in (["--highlight_words", "True"], ["--max_line_width", "30"], ["--max_words_per_line", "3"],
+                ["--word_timestamps", "True", "--max_line_width", "0"]):
+        with pytest.raises(SystemExit):
+            parse(*bad)
+    assert "--highlight_words requires --word_timestamps True" in capsys.readouterr().err
+    with pytest.warns(UserWarning, match="no effect without --max_line_width"):
+        parse("--word_timestamps", "True", "--max_line_count", "2")
+    with pytest.warns(UserWarning, match="no effect with --max_line_width"):
+        parse("--word_timestamps", "True", "--max_line_width", "20", "--max_words_per_line", "2")
+
+
+def words_result(path):
+    result = stub_result(path)
+    words = [{"word": w, "start": 0.5 * i, "end": 0.5 * i + 0.4, "probability": 0.9}
+             for i, w in enumerate([" Ünïcode", " words", " in", " a", " row,", " timed."])]
+    result["segments"][0].update(words=words, start=0.0, end=2.9)
+    return result
+
+
+def test_run_with_word_timestamps(audio_dir, tmp_path, stub, monkeypatch):
+    monkeypatch.setattr(zoo, "transcribe", lambda model, audio, **options: stub.append((audio, options))
+                        or words_result(audio))
+    out = tmp_path / "out"
+    script.main([str(audio_dir / "a.wav"), "--model", "whisper_micro", "-o", str(out), "--device", "cpu",
+                 "--word-timestamps", "True", "--highlight-words", "True", "--max_words_per_line", "4",
+                 "--append_punctuations", ".", "--hallucination_silence_threshold", "3", "--verbose", "False"])
+    options = stub[0][1]
+    assert options["word_timestamps"] is True and options["append_punctuations"] == "."
+    assert options["hallucination_silence_threshold"] == 3.0 and options["prepend_punctuations"] == "\"'“¿([{-"
+    for fmt in ("srt", "vtt"):
+        want = render(words_result("a.wav"), fmt, highlight_words=True, max_words_per_line=4)
+        assert (out / f"a.{fmt}").read_text(encoding="utf-8") == want and "<u>row,</u>" in want
+    assert json.loads((out / "a.json").read_text())["segments"][0]["words"][1]["word"] == " words"

@@ -11,14 +11,17 @@ defaults and value syntax (--beam_size None, --condition_on_previous_text False)
 CTranslate2 (faster-whisper) or save_pretrained directory, or an openai-whisper .pt checkpoint
 (zoo.cli.models); one that does not exist or fails to load is named in one line. A directory argument stands for the
 audio files directly inside it (wav flac ogg mp3 m4a opus aiff). Outputs are named after each audio file
-(talk.flac -> out/talk.srt). --batch-size > 1 decodes that many files together. A file that fails is
-reported and skipped, as openai-whisper does; the exit status is then 1.
+(talk.flac -> out/talk.srt). --word_timestamps True times every word; --highlight_words, --max_line_width,
+--max_line_count and --max_words_per_line then re-flow the srt and vtt cues as openai-whisper's writers do
+(they need --word_timestamps True, as in openai-whisper). --batch-size > 1 decodes that many files together.
+A file that fails is reported and skipped, as openai-whisper does; the exit status is then 1.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -32,10 +35,18 @@ from zoo.cli.common import flag as dashed_flag
 from zoo.cli.models import LOADERS, create_preset
 from zoo.cli.models import load_model as load_any_model
 from zoo.cli.models import model_kind as any_model_kind
-from zoo.generation.transcripts import FORMATS, clashing_outputs, collect_audio_files, format_timestamp, write_result
+from zoo.generation.transcripts import (
+    FORMATS,
+    WORD_OPTIONS,
+    clashing_outputs,
+    collect_audio_files,
+    format_timestamp,
+    write_result,
+)
+from zoo.generation.word_timing import APPEND_PUNCTUATIONS, PREPEND_PUNCTUATIONS
 
 __all__ = ["LOADERS", "create_preset", "load_model", "main", "model_kind", "parse_args", "temperatures",
-           "transcribe_options"]
+           "transcribe_options", "writer_options"]
 
 
 def str2bool(text: str) -> bool:
@@ -96,6 +107,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     flag(p, "compression_ratio_threshold", type=optional_float, default=2.4)
     flag(p, "logprob_threshold", type=optional_float, default=-1.0)
     flag(p, "no_speech_threshold", type=optional_float, default=0.6)
+    flag(p, "clip_timestamps", default="0",
+         help="start,end,start,end,... seconds of the clips to transcribe (the last end: the audio's)")
+    w = p.add_argument_group("word timestamps")
+    flag(w, "word_timestamps", type=str2bool, default=False,
+         help="time each word (cross-attention alignment) and cue subtitles by words")
+    flag(w, "prepend_punctuations", default=PREPEND_PUNCTUATIONS, help="joined to the next word")
+    flag(w, "append_punctuations", default=APPEND_PUNCTUATIONS, help="joined to the previous word")
+    flag(w, "highlight_words", type=str2bool, nargs="?", const=True, default=False,
+         help="underline each word as it is spoken in srt and vtt (bare flag: True)")
+    flag(w, "max_line_width", type=optional_int, default=None, help="characters in a line before it breaks")
+    flag(w, "max_line_count", type=optional_int, default=None, help="lines in a cue (with --max_line_width)")
+    flag(w, "max_words_per_line", type=optional_int, default=None,
+         help="words in a cue (no effect with --max_line_width)")
+    flag(w, "hallucination_silence_threshold", type=optional_float, default=None,
+         help="seconds: skip silence this long before a likely hallucination")
     g = p.add_argument_group("zoo")
     flag(g, "batch_size", type=int, default=1, help="files decoded together")
     flag(g, "compile", action="store_true", help="decode through torch.compile (the first window compiles)")
@@ -106,6 +132,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.temperature_increment_on_fallback is not None and args.temperature_increment_on_fallback <= 0:
         p.error(f"--temperature_increment_on_fallback must be positive or None, got "
                 f"{args.temperature_increment_on_fallback}")
+    for option in WORD_OPTIONS:
+        value = getattr(args, option)
+        if value and not args.word_timestamps:
+            p.error(f"--{option} requires --word_timestamps True")
+        if option != "highlight_words" and value is not None and value <= 0:
+            p.error(f"--{option} must be positive or None, got {value}")
+    if args.hallucination_silence_threshold is not None and not args.word_timestamps:
+        warnings.warn("--hallucination_silence_threshold has no effect without --word_timestamps True", stacklevel=2)
+    if args.max_line_count and not args.max_line_width:
+        warnings.warn("--max_line_count has no effect without --max_line_width", stacklevel=2)
+    if args.max_words_per_line and args.max_line_width:
+        warnings.warn("--max_words_per_line has no effect with --max_line_width", stacklevel=2)
     return args
 
 
@@ -133,10 +171,20 @@ def transcribe_options(args: argparse.Namespace) -> dict:
                    best_of=args.best_of, beam_size=args.beam_size, patience=args.patience,
                    initial_prompt=args.initial_prompt, condition_on_previous_text=args.condition_on_previous_text,
                    compression_ratio_threshold=args.compression_ratio_threshold,
-                   logprob_threshold=args.logprob_threshold, no_speech_threshold=args.no_speech_threshold)
+                   logprob_threshold=args.logprob_threshold, no_speech_threshold=args.no_speech_threshold,
+                   clip_timestamps=args.clip_timestamps)
+    if args.word_timestamps:
+        options.update(word_timestamps=True, prepend_punctuations=args.prepend_punctuations,
+                       append_punctuations=args.append_punctuations,
+                       hallucination_silence_threshold=args.hallucination_silence_threshold)
     if args.compile:
         options["compile"] = True
     return options
+
+
+def writer_options(args: argparse.Namespace) -> dict:
+    """The writers' word options (openai-whisper's) from the parsed flags."""
+    return {name: getattr(args, name) for name in WORD_OPTIONS}
 
 
 def get_transcribe():
@@ -186,7 +234,8 @@ def run(transcribe, model, files: list[Path], args: argparse.Namespace) -> tuple
                 results, skipped = [], skipped + batch
             for path, result in zip(batch, results):
                 try:
-                    written += write_result(result, path, args.output_dir, args.output_format)
+                    written += write_result(result, path, args.output_dir, args.output_format,
+                                            **writer_options(args))
                 except Exception as error:  # noqa: BLE001
                     report_failure([path], error)
                     skipped.append(path)
