@@ -19,11 +19,15 @@ together at the next temperature, and an audio that is done makes room for the n
 decoding give each audio what it gets alone; sampled fallbacks draw from the one generator in another
 order than file by file.
 
-Checked against openai-whisper 20250625's transcribe.py (tests/zoo/test_transcribe.py): the same
-segments, times, tokens and text on the same weights. Differences: no word-level timestamps
-(word_timestamps=True raises NotImplementedError; hallucination_silence_threshold and the punctuation
-options only act with them), verbose=True prints the segments only, no fp16 option (the model's dtype
-decides), a clip that ends past the audio ends with it (openai-whisper may loop on an empty window).
+With word_timestamps, each window's words are aligned once its segments are cut (word_timing.py; the
+batch's windows in one decoder pass); the segments' times move to their words, the next window starts at the
+last word's end (unless the window ended in a lone timestamp), and hallucination_silence_threshold may drop
+text after long silence and move the seek (hallucination.py).
+
+Checked against openai-whisper 20250625's transcribe.py (tests/zoo/test_transcribe.py,
+test_word_timestamps.py): the same segments, times, tokens, text and words on the same weights.
+Differences: verbose=True prints the segments only, no fp16 option (the model's dtype decides), a clip that
+ends past the audio ends with it (openai-whisper may loop on an empty window).
 """
 from __future__ import annotations
 

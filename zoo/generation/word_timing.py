@@ -77,10 +77,12 @@ def alignment_heads(model: nn.Module) -> list[tuple[int, int]]:
     if not pairs:
         pairs = [(layer, head) for layer in range(len(blocks) // 2, len(blocks)) for head in range(heads[layer])]
     bad = [list(p) for p in pairs if not (0 <= p[0] < len(blocks) and 0 <= p[1] < heads[p[0]])]
-    if bad or not pairs:
-        raise ValueError(f"word_timestamps=True needs alignment heads (decoder layer, head) with cross-attention: "
-                         f"the model's decoder has {len(blocks)} layers of {heads} cross-attention heads, and "
-                         f"alignment_heads {bad or 'none could be derived'} do not fit it")
+    if not pairs:
+        raise ValueError(f"word_timestamps=True needs alignment heads, and none can be derived: the model names "
+                         f"none and its decoder has {len(blocks)} layers of {heads} cross-attention heads")
+    if bad:
+        raise ValueError(f"word_timestamps=True: alignment heads {bad} (decoder layer, head) are outside the "
+                         f"decoder's {len(blocks)} layers of {heads} cross-attention heads")
     return pairs
 
 
