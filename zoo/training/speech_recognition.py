@@ -188,7 +188,8 @@ def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module
 
 
 def evaluate_asr(args, rows: list[dict]) -> dict:
-    """--evaluate: a saved Whisper (with the tokenizer it was trained with), or a training checkpoint of a run
+    """--evaluate: a saved Whisper (our, an HF or a CTranslate2 directory, with its tokenizer), or a training
+    checkpoint of a run
     (checkpoint_recogniser), scored as a run's end does, into --out/evaluation_<greedy|beamN>.json (for a
     checkpoint: evaluation_<its name>_<greedy|beamN>.json) and its transcripts beside it."""
     path, with_ctc = Path(args.evaluate), None
@@ -196,9 +197,12 @@ def evaluate_asr(args, rows: list[dict]) -> dict:
         model, with_ctc = checkpoint_recogniser(args, rows, path)
     else:
         with loading(f"--evaluate {path}"):
-            model = zoo.load_pretrained(path)
+            model = zoo.load_directory(path)  # ours, an HF or a CTranslate2 directory
         if getattr(model, "tokenizer", None) is None:
-            raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it")
+            try:
+                model.tokenizer = default_tokenizer(model)  # an HF directory without tokenizer.json
+            except ValueError as error:
+                raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it ({error})") from None
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx,
                              limit=args.eval_limit) for split in ("test", "human", "val")}  # the clips scored
