@@ -235,7 +235,7 @@ def _window_words(tokenizer: WhisperTokenizer, window: WindowText, logits: torch
     if len(groups) <= 1:  # EOT alone
         return []
     probs = logits[sot_len:sot_len + len(text), :tokenizer.eot].float().softmax(dim=-1)
-    token_probs = probs[torch.arange(len(text)), torch.tensor(text)].tolist()
+    token_probs = probs[torch.arange(len(text), device=probs.device), torch.tensor(text, device=probs.device)].tolist()
     rows, cols = _token_path(scores, window.frames, sot_len)
     first_steps = np.pad(np.diff(rows), (1, 0), constant_values=1).astype(bool)  # where each row is reached
     token_times = cols[first_steps] / TOKENS_PER_SECOND  # s: where each token (and EOT) starts
@@ -244,6 +244,7 @@ def _window_words(tokenizer: WhisperTokenizer, window: WindowText, logits: torch
             for word, group, a, b in zip(words, groups, bounds[:-1], bounds[1:])]  # EOT's word left out
 
 
+@torch.inference_mode()
 def align_words(model: nn.Module, tokenizer: WhisperTokenizer, windows: list[WindowText]) -> list[list[WordTiming]]:
     """Each window's words with their times (s from the window's start) and probabilities; the windows with
     text go through the decoder together, in one teacher-forced pass."""
