@@ -194,3 +194,7 @@ def test_fine_tuning_an_openai_checkpoint_keeps_its_tokenizer_and_writes_transfo
         assert (hf(input_features=mel, decoder_input_ids=tokens).logits - want).abs().max() < 1e-4
         assert (again(mel, tokens) - want).abs().max() < 1e-5
     assert again.tokenizer.encode(" and it was so") == ours.tokenizer.encode(" and it was so")
+    # --evaluate reads the transformers directory too, scoring only the splits asked for
+    scored = train_audio.main(["--task", "asr", "--data", str(SHIPPED / "asr"), "--evaluate", str(out / "model-hf"),
+                               "--eval-splits", "human", "--eval-limit", "1", "--out", str(out)])
+    assert scored["human_rows"] == 1 and "test_wer" not in scored and "val_wer" not in scored

@@ -64,6 +64,8 @@ def parse_args(argv=None) :
                    help="the split scored during training (val: training voices, other utterances; test: held-out "
                         "voices, which the final scores also use)")
     p.add_argument("--eval-limit", type=int, default=0, help="transcribe at most this many rows per split (0: all)")
+    p.add_argument("--eval-splits", nargs="+", choices=("test", "human", "val"), default=["test", "human", "val"],
+                   help="asr --evaluate: the splits scored")
     p.add_argument("--spec-augment", action=argparse.BooleanOptionalAction, default=False,
                    help="time shift (keywords) and frequency / time masks on the training spectrograms (off: on "
                         "the full keyword set it slowed learning severalfold in the first 300 steps); asr: "

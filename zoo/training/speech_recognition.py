@@ -205,7 +205,7 @@ def evaluate_asr(args, rows: list[dict]) -> dict:
                 raise SystemExit(f"--evaluate {path}: the model has no tokenizer saved beside it ({error})") from None
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     sets = {split: SpeechSet(select(rows, split), args.data, model.tokenizer, window, n_mels, text_ctx,
-                             limit=args.eval_limit) for split in ("test", "human", "val")}  # the clips scored
+                             limit=args.eval_limit) for split in args.eval_splits}  # the clips scored
     name = "_".join(["evaluation"] + ([path.stem] if path.is_file() else [])
                     + [f"beam{args.beam_size}" if args.beam_size else "greedy"]
                     + ([f"lm{args.lm_order}x{args.lm_weight:g}"] if args.lm_weight else []))
