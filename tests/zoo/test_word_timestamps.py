@@ -220,6 +220,28 @@ def test_real_base_words_match_openai_whisper(base):
 
 
 @pytest.mark.slow
+def test_real_base_subtitles_from_the_command_line(base, whisper_base_ct2, tmp_path):
+    """zoo transcribe --word_timestamps True --max_words_per_line 3 --highlight_words on the CTranslate2 directory:
+    the srt openai-whisper's command writes for the same weights."""
+    import soundfile
+
+    from zoo.cli import transcribe as cli
+
+    audio = _human_speech(4)
+    soundfile.write(tmp_path / "human.wav", audio, SAMPLE_RATE, subtype="FLOAT")  # read back exactly
+    options = dict(max_words_per_line=3, highlight_words=True)
+    cli.main([str(tmp_path / "human.wav"), "--model", str(whisper_base_ct2), "-o", str(tmp_path / "ours"), "-f", "srt",
+              "--word_timestamps", "True", "--max_words_per_line", "3", "--highlight_words", "True",
+              "--language", "en", "--verbose", "False", "--threads", "2"])
+    expected = whisper.transcribe(_openai_twin(base), audio, fp16=False, word_timestamps=True,
+                                  language="en", temperature=tuple(np.arange(0, 1.0 + 1e-6, 0.2)), best_of=5,
+                                  beam_size=5)
+    get_writer("srt", str(tmp_path))(expected, "human.wav", **options)
+    assert (tmp_path / "ours" / "human.srt").read_text(encoding="utf-8") == \
+        (tmp_path / "human.srt").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
 def test_real_base_words_match_openai_whisper_on_every_recording(base):
     """All 16 shipped recordings: about 48 s, two windows."""
     _real_words_match(base, 16)
