@@ -286,6 +286,28 @@ def test_word_split_and_punctuation_equal_openai_whisper(language, text):
     assert [(t.word, t.tokens) for t in timings] == [(t.word, t.tokens) for t in reference]
 
 
+def test_skip_silence_rules():
+    """hallucination.py on hand-made windows: an improbable first segment after 5 s of silence drops the
+    window and the next one starts at it; one in the middle, with silence around it, is cut with what
+    follows; good speech ending 10 s before the window's end moves the seek to its end."""
+    from zoo.generation.hallucination import WindowSpan, is_anomaly, skip_silence
+
+    def seg(start, end, probability=0.9):
+        words = [{"word": " w", "start": start, "end": end, "probability": probability}]
+        return {"start": start, "end": end, "words": words}
+
+    window = WindowSpan(seek=1000, frames=3000, window_frames=3000, content_frames=9000)  # 10 s .. 40 s
+    assert is_anomaly(seg(15.0, 15.5, 0.05)) and not is_anomaly(seg(15.0, 15.5))
+    assert skip_silence([seg(15.0, 15.5, 0.05), seg(16.0, 17.0)], threshold=2.0, window=window, seek=4000,
+                        single_ending=False, last_speech=9.0) == (1500, None)
+    assert skip_silence([seg(10.5, 11.0), seg(20.0, 20.5, 0.05), seg(30.0, 31.0)], threshold=2.0, window=window,
+                        seek=3100, single_ending=False, last_speech=9.0) == (2000, 1)
+    assert skip_silence([seg(10.5, 11.0), seg(12.0, 30.0)], threshold=2.0, window=window, seek=3000,
+                        single_ending=False, last_speech=9.0) == (3000, 2)
+    assert skip_silence([seg(10.5, 11.0), seg(12.0, 30.0)], threshold=20.0, window=window, seek=3000,
+                        single_ending=False, last_speech=9.0) == (4000, 2)
+
+
 # ------------------------------------------------------------------------ writers
 
 
