@@ -35,15 +35,23 @@ test-slow: venv
 # Three stages, about 3 minutes on 2 quiet cores (the stamp in place): a GPT and a ViT trained from scratch, then
 # a real checkpoint (all-MiniLM-L6-v2) at work. The longer recipes (keywords, ASR, LLaVA) are in docs/.
 demo: venv
-	@echo "== 1/3 text: gpt_tiny (1.35M parameters) learns the King James Bible extract from scratch =="
+	@echo "== 1/4 text: gpt_tiny (1.35M parameters) learns the King James Bible extract from scratch =="
 	$(PY) scripts/train_text.py --model gpt_tiny --data data/corpus/kjv_extract.txt --steps 600 \
 		--batch-size 16 --block-size 128 --lr 3e-3 --warmup 60 --eval-every 200 --out $(OUT)/text --sample 80
-	@echo "== 2/3 vision: a ViT learns scikit-learn's 8x8 handwritten digits from scratch =="
+	@echo "== 2/4 vision: a ViT learns scikit-learn's 8x8 handwritten digits from scratch =="
 	$(PY) scripts/train_vision.py --model vit_tiny_patch2_8 --data digits --steps 2000 --eval-every 500 \
 		--save-every 1000 --out $(OUT)/vision
-	@echo "== 3/3 sentence similarity: the real all-MiniLM-L6-v2 ranks the 423 sentences of data/corpus/sentences.txt =="
+	@echo "== 3/4 sentence similarity: the real all-MiniLM-L6-v2 ranks the 423 sentences of data/corpus/sentences.txt =="
 	$(PY) scripts/search.py "A sermon was preached to a few elderly women." \
 		"Which flowers grow well in bright sunlight?" "Foreign aid only works when a country helps itself."
+	@echo "== 4/4 speech: the real Whisper base transcribes the 16 human recordings of data/speech_tiny =="
+	$(PY) -m zoo.real_weights whisper-base $(OUT)/whisper-base
+	$(VENV)/bin/zoo train-audio --task asr --evaluate $(OUT)/whisper-base --data data/speech_tiny/asr \
+		--eval-splits human --out $(OUT)/speech
+	$(VENV)/bin/zoo transcribe data/speech_tiny/asr/human/conf-invalidpin.flac --model $(OUT)/whisper-base \
+		--language en --word_timestamps True --max_words_per_line 3 --output_format srt \
+		--output_dir $(OUT)/speech --verbose False
+	@echo "subtitles from word timestamps, $(OUT)/speech/conf-invalidpin.srt:" && cat $(OUT)/speech/conf-invalidpin.srt
 
 data: venv
 	bash scripts/get_data.sh

