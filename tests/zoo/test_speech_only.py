@@ -6,6 +6,7 @@ import pytest
 import torch
 from faster_whisper.transcribe import Segment, Word, restore_speech_timestamps
 
+import zoo
 from data.audio import SAMPLE_RATE
 from data.speech import SPEECH_TINY, load_manifest, load_row_audio
 from data.vad import speech_timestamps
@@ -66,3 +67,34 @@ def test_keep_speech_joins_the_speech_of_real_recordings_around_silence():
     with pytest.raises(ValueError, match="treshold"):
         keep_speech(wave, {"treshold": 0.5})
 
+
+
+def test_batched_long_form_equals_the_chunks_decoded_one_by_one():
+    """One long audio (the human recordings twice over, 2 s pauses between them): its speech cut into chunks of
+    at most 30 s and decoded as one batch gives what each chunk gives decoded alone, times shifted to the input."""
+    from data.vad import SpeechTimeMap, collect_chunks
+    from tests.helpers import tiny_openai_whisper
+    from zoo.generation.speech_only import chunk_options, transcribe_speech_chunks
+
+    folder = SPEECH_TINY / "asr"
+    recordings = [load_row_audio(folder, row) for row in load_manifest(folder, split="human")] * 2
+    pause = torch.zeros(2 * SAMPLE_RATE)
+    wave = torch.cat([part for recording in recordings for part in (recording, pause)])
+    _, model = tiny_openai_whisper(51865, eot_scale=20)
+    options = dict(temperature=0.0, sample_len=24, language="en", compression_ratio_threshold=None,
+                   logprob_threshold=None, no_speech_threshold=None)
+    got = transcribe_speech_chunks(zoo.transcribe, model, wave, batch_size=3, **options)
+
+    speeches = speech_timestamps(wave, chunk_options(None))
+    chunks, metadata = collect_chunks(wave, speeches, max_duration_s=30.0)
+    assert len(chunks) >= 3 and all(c.numel() <= 30 * SAMPLE_RATE for c in chunks)
+    want = []
+    for chunk, meta in zip(chunks, metadata):
+        alone = zoo.transcribe(model, chunk, condition_on_previous_text=False, **options)
+        want += [{**s, "start": s["start"] + meta["offset"], "end": s["end"] + meta["offset"]}
+                 for s in alone["segments"]]
+    restore_times({"segments": want}, SpeechTimeMap(speeches))
+    assert [(s["text"], s["tokens"]) for s in got["segments"]] == [(s["text"], s["tokens"]) for s in want]
+    assert [(s["start"], s["end"]) for s in got["segments"]] == [(s["start"], s["end"]) for s in want]
+    assert [s["id"] for s in got["segments"]] == list(range(len(want))) and got["language"] == "en"
+    assert got["text"] == "".join(s["text"] for s in want) and len(want) >= 3

@@ -1,8 +1,14 @@
-"""Transcribing the speech only (faster-whisper's `vad_filter`): voice-activity detection cuts the audio down to
-its speech, the speech is transcribed as one audio, and every time in the result is mapped back to the input.
+"""Transcribing the speech only: voice-activity detection cuts the audio down to its speech, the speech is
+transcribed, and every time in the result is mapped back to the input.
 
-    wave, time_map = keep_speech(load_audio("talk.flac"), {"min_silence_duration_ms": 500})
+    wave, time_map = keep_speech(load_audio("talk.flac"), {"min_silence_duration_ms": 500})   # vad_filter
     result = restore_times(transcribe(model, wave), time_map)
+    result = transcribe_speech_chunks(transcribe, model, wave, batch_size=8)   # batched long-form
+
+`keep_speech` + `restore_times` are faster-whisper's `vad_filter`: the speech joined into one audio, transcribed
+as usual (long-form, text carried from window to window). `transcribe_speech_chunks` is faster-whisper's
+`BatchedInferencePipeline`: the speech cut into chunks of at most 30 s at pauses, each chunk decoded as an audio
+of its own (no text carried between them), all of them as one batch.
 
 Whisper writes text over long silences that was never said; without the silence there is nothing to
 hallucinate over. The detector, its options (faster-whisper's names and defaults) and the time map are
@@ -12,7 +18,8 @@ its first word's start to its last word's end, a segment without words maps its 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 
 import torch
 
@@ -46,3 +53,38 @@ def restore_times(result: dict, time_map: SpeechTimeMap | None) -> dict:
             segment["start"] = time_map.original_time(segment["start"])
             segment["end"] = time_map.original_time(segment["end"], is_end=True)
     return result
+
+
+CHUNK_S = 30.0  # the longest chunk of batched long-form, one Whisper window (faster-whisper's chunk_length)
+
+
+def chunk_options(vad_parameters: VadOptions | Mapping | None, chunk_s: float = CHUNK_S) -> VadOptions:
+    """The detector's options for batched long-form, as faster-whisper's BatchedInferencePipeline sets them:
+    speeches cut at chunk_s, and with no options given, pauses from 160 ms (not 2 s) end a speech."""
+    if vad_parameters is None:
+        return VadOptions(max_speech_duration_s=chunk_s, min_silence_duration_ms=160)
+    return dataclasses.replace(vad_options(vad_parameters), max_speech_duration_s=chunk_s)
+
+
+def transcribe_speech_chunks(transcribe: Callable[..., list[dict]], model, wave: torch.Tensor, *,
+                             vad_parameters: VadOptions | Mapping | None = None, chunk_s: float = CHUNK_S,
+                             **options) -> dict:
+    """One long audio wave (samples,) at 16 kHz, transcribed as a batch of its speech chunks (at most chunk_s
+    each): `transcribe(model, [chunk, ...], condition_on_previous_text=False, **options)` (zoo.transcribe; its
+    batch_size= sets how many decode at once), then one result, {"text", "segments", "language"}, with every
+    segment and word time in the input's seconds and the segments numbered anew. Without speech: no segments."""
+    speeches = speech_timestamps(wave, chunk_options(vad_parameters, chunk_s))
+    chunks, metadata = collect_chunks(wave, speeches, max_duration_s=chunk_s)
+    if not speeches:
+        return {"text": "", "segments": [], "language": options.get("language")}
+    results = transcribe(model, list(chunks), **{**options, "condition_on_previous_text": False})
+    segments = []
+    for result, chunk in zip(results, metadata, strict=True):
+        for segment in result["segments"]:  # chunk times -> times in the joined speech
+            segment["start"], segment["end"] = segment["start"] + chunk["offset"], segment["end"] + chunk["offset"]
+            for word in segment.get("words", ()):
+                word["start"], word["end"] = word["start"] + chunk["offset"], word["end"] + chunk["offset"]
+            segments.append({**segment, "id": len(segments)})
+    restore_times({"segments": segments}, SpeechTimeMap(speeches))
+    return {"text": "".join(segment["text"] for segment in segments), "segments": segments,
+            "language": results[0]["language"]}
