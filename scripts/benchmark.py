@@ -74,6 +74,7 @@ from bench import (
     recipes,
     train,
     vision,
+    whisper_long,
 )
 from bench import ast as ast_bench
 from bench import llava as llava_bench
@@ -88,16 +89,18 @@ from bench.report import BenchmarkError, run_cli, write_json
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
-            "generation", "speculative", "whisper", "scale"]
+            "generation", "speculative", "whisper", "whisper_long", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
         "whisper_repeats": 5, "whisper_compile": True, "whisper_files": 16, "whisper_file_tokens": 24,
-        "whisper_long_s": 150, "whisper_transcribe_repeats": 2}
+        "whisper_long_s": 150, "whisper_transcribe_repeats": 2, "whisper_long_weights": "base",
+        "whisper_long_audio_s": 300.0, "whisper_long_repeats": 3, "whisper_long_openai": True}
 QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3,
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
-         "whisper_long_s": 45, "whisper_transcribe_repeats": 1}
+         "whisper_long_s": 45, "whisper_transcribe_repeats": 1, "whisper_long_weights": "micro",
+         "whisper_long_audio_s": 60.0, "whisper_long_repeats": 1, "whisper_long_openai": True, "whisper_long_tokens": 8}
 # Flags that say only where results go, and whether each takes a value: left out of the command the tables show.
 OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-dir": True, "--machine-slug": True}
 
@@ -127,6 +130,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     add_models_arguments(p)
     add_generation_arguments(p)
     add_whisper_arguments(p)
+    whisper_long.add_arguments(p, FULL, QUICK)
     add_document_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
@@ -287,6 +291,9 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "speculative": (lambda: merged_speculative(args, generation_config(args), results, command),
                         speculative.report),
         "whisper": (whisper_run, lambda result: whisper_bench.report(result, configs["whisper"])),
+        "whisper_long": (lambda: whisper_long.run(configs.setdefault("whisper_long", whisper_long.WhisperLongBench
+                                                                       .from_args(args))),
+                         lambda result: whisper_long.report(result, configs["whisper_long"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 
