@@ -222,3 +222,25 @@ def test_run_with_word_timestamps(audio_dir, tmp_path, stub, monkeypatch):
         want = render(words_result("a.wav"), fmt, highlight_words=True, max_words_per_line=4)
         assert (out / f"a.{fmt}").read_text(encoding="utf-8") == want and "<u>row,</u>" in want
     assert json.loads((out / "a.json").read_text())["segments"][0]["words"][1]["word"] == " words"
+
+
+def test_vad_flags_reach_transcribe(audio_dir, tmp_path, stub):
+    """--vad_filter / --vad_parameters go to zoo.transcribe by faster-whisper's names; --chunk_batch_size makes
+    each file batched long-form (one file per call, batch_size = the chunks decoded at once)."""
+    base = [str(audio_dir), "--model", "whisper_micro", "-o", str(tmp_path / "out"), "--verbose", "False"]
+    script.main([*base, "--vad_filter", "True", "--vad-parameters", '{"min_silence_duration_ms": 500}',
+                 "--batch-size", "2"])
+    assert [options["vad_filter"] for _, options in stub] == [True, True]
+    assert stub[0][1]["vad_parameters"] == {"min_silence_duration_ms": 500}
+    stub.clear()
+    script.main([*base, "--chunk-batch-size", "4", "--batch-size", "2"])
+    assert [(isinstance(audio, str), options["batch_size"]) for audio, options in stub] == [(True, 4)] * 3
+    assert "vad_filter" not in stub[0][1]
+
+
+@pytest.mark.parametrize("text,message", [('{"treshold": 0.5}', "treshold"), ("{min_silence", "not JSON"),
+                                          ("[1, 2]", "JSON object"), ('{"threshold": 2}', "threshold")])
+def test_bad_vad_parameters_are_named(text, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        script.parse_args(["a.wav", "--model", "m", "--vad_parameters", text])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err

@@ -98,3 +98,42 @@ def test_batched_long_form_equals_the_chunks_decoded_one_by_one():
     assert [(s["start"], s["end"]) for s in got["segments"]] == [(s["start"], s["end"]) for s in want]
     assert [s["id"] for s in got["segments"]] == list(range(len(want))) and got["language"] == "en"
     assert got["text"] == "".join(s["text"] for s in want) and len(want) >= 3
+
+
+def test_transcribe_batch_size_on_one_audio_is_batched_long_form():
+    """zoo.transcribe(one audio, batch_size=N) runs the chunks as transcribe_speech_chunks does, words too."""
+    from tests.helpers import tiny_openai_whisper
+    from zoo.generation.speech_only import transcribe_speech_chunks
+
+    folder = SPEECH_TINY / "asr"
+    recordings = [load_row_audio(folder, row) for row in load_manifest(folder, split="human")]
+    wave = torch.cat([part for recording in recordings for part in (recording, torch.zeros(SAMPLE_RATE))])
+    ref, model = tiny_openai_whisper(51865, eot_scale=20)
+    options = dict(temperature=0.0, sample_len=16, language="en", compression_ratio_threshold=None,
+                   logprob_threshold=None, no_speech_threshold=None)
+    want = transcribe_speech_chunks(zoo.transcribe, model, wave, batch_size=2, **options)
+    got = zoo.transcribe(model, wave, batch_size=2, **options)
+    assert got == want and got["segments"]
+    with pytest.raises(ValueError, match="min_silence_duration_ms"):
+        zoo.transcribe(model, wave, batch_size=2, vad_parameters={"min_silence_duration_ms": -1})
+    silent = zoo.transcribe(model, torch.zeros(40 * SAMPLE_RATE), batch_size=2, **options)
+    assert silent == {"text": "", "segments": [], "language": "en"}
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.003])
+def test_vad_filter_leaves_nothing_in_thirty_seconds_of_silence(whisper_base_ct2, noise):
+    """Real speech, 30 s of silence (or low noise), real speech, on the real Whisper base: with vad_filter no
+    segment and no word falls in the silent span, and the text is the speech's transcribed alone."""
+    model = zoo.load_directory(whisper_base_ct2).eval()
+    folder = SPEECH_TINY / "asr"
+    first, second = (load_row_audio(folder, row) for row in load_manifest(folder, split="human")[:2])
+    quiet = noise * torch.randn(30 * SAMPLE_RATE, generator=torch.Generator().manual_seed(0))
+    wave = torch.cat([first, quiet, second])
+    got = zoo.transcribe(model, wave, vad_filter=True, word_timestamps=True, language="en")
+    gap = (first.numel() / SAMPLE_RATE + 0.5, (first.numel() + quiet.numel()) / SAMPLE_RATE - 0.5)
+    times = [(s["start"], s["end"]) for s in got["segments"]]
+    times += [(w["start"], w["end"]) for s in got["segments"] for w in s["words"]]
+    assert times and not [t for t in times if gap[0] < t[0] < gap[1] or gap[0] < t[1] < gap[1]]
+    speech, _ = keep_speech(wave)
+    assert got["text"] == zoo.transcribe(model, speech, language="en")["text"]
+    assert got["segments"][-1]["end"] > gap[1]  # the second recording keeps its place after the silence

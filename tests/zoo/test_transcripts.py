@@ -116,19 +116,6 @@ def test_bad_input_is_refused_and_writes_nothing(tmp_path):
         write_result(RESULT, "", tmp_path, "txt")
 
 
-@pytest.mark.parametrize("option", [{"max_line_width": 40}, {"max_line_count": 2}, {"highlight_words": True},
-                                    {"max_words_per_line": 5}])
-def test_word_reflow_options_are_refused(option, tmp_path):
-    with pytest.raises(NotImplementedError, match=next(iter(option))):
-        write_result(WORDS_RESULT, "talk.wav", tmp_path, "srt", **option)
-    with pytest.raises(NotImplementedError):
-        render(WORDS_RESULT, "vtt", **option)
-    # their defaults are accepted
-    assert render(WORDS_RESULT, "vtt", max_line_width=None, highlight_words=False) == render(WORDS_RESULT, "vtt")
-    with pytest.raises(TypeError, match="max_line_widht"):
-        render(WORDS_RESULT, "vtt", max_line_widht=3)
-
-
 def test_collect_audio_files(tmp_path):
     for name in ("b.wav", "a.FLAC", "c.opus", "d.aiff", "e.m4a", "f.mp3", "g.ogg", "notes.txt", "h.json"):
         (tmp_path / name).write_bytes(b"")

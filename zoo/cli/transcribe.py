@@ -19,6 +19,7 @@ A file that fails is reported and skipped, as openai-whisper does; the exit stat
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import traceback
 import warnings
@@ -29,6 +30,7 @@ import torch
 from tqdm import tqdm
 
 import zoo
+from data.vad import vad_options
 from data.whisper_tokenizer import LANGUAGES, TO_LANGUAGE_CODE
 from zoo.cli.common import METAVARS, add_runtime_arguments, apply_threads, parser, place
 from zoo.cli.common import flag as dashed_flag
@@ -79,6 +81,22 @@ METAVARS = {**METAVARS, str2bool: "True|False", optional_int: "INT|None", option
             language_code: "LANG"}
 
 
+def vad_json(text: str) -> dict:
+    """--vad_parameters: a JSON object of VadOptions fields (checked by name and range by data.vad)."""
+    try:
+        parameters = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON ({error}): expected an object such as "
+                                         '\'{"min_silence_duration_ms": 500}\'') from None
+    if not isinstance(parameters, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object of VAD options, got {type(parameters).__name__}")
+    try:
+        vad_options(parameters)
+    except (TypeError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return parameters
+
+
 def flag(p, name: str, *short: str, **kwargs) -> None:
     """--name-with-hyphens and openai-whisper's --name_with_underscores for one option."""
     if kwargs.get("action") is None and "choices" not in kwargs:
@@ -122,13 +140,22 @@ def parse_args(argv=None) -> argparse.Namespace:
          help="words in a cue (no effect with --max_line_width)")
     flag(w, "hallucination_silence_threshold", type=optional_float, default=None,
          help="seconds: skip silence this long before a likely hallucination")
+    v = p.add_argument_group("voice-activity detection (faster-whisper's)")
+    flag(v, "vad_filter", type=str2bool, default=False,
+         help="transcribe only the speech Silero VAD finds; times stay the audio's")
+    flag(v, "vad_parameters", type=vad_json, default=None, metavar="JSON",
+         help='its options by faster-whisper\'s names, e.g. \'{"min_silence_duration_ms": 500}\'')
+    flag(v, "chunk_batch_size", type=int, default=0,
+         help="batched long-form: each file's speech in chunks of at most 30 s, this many decoded at once, no "
+              "text carried between them (faster-whisper's BatchedInferencePipeline); 0: off")
     g = p.add_argument_group("zoo")
     flag(g, "batch_size", type=int, default=1, help="files decoded together")
     flag(g, "compile", action="store_true", help="decode through torch.compile (the first window compiles)")
     add_runtime_arguments(p, underscores=True)
     args = p.parse_args(argv)
-    if args.batch_size < 1:
-        p.error(f"--batch-size must be at least 1, got {args.batch_size}")
+    if args.batch_size < 1 or args.chunk_batch_size < 0:
+        p.error(f"--batch-size must be at least 1 and --chunk-batch-size at least 0, got {args.batch_size} and "
+                f"{args.chunk_batch_size}")
     if args.temperature_increment_on_fallback is not None and args.temperature_increment_on_fallback <= 0:
         p.error(f"--temperature_increment_on_fallback must be positive or None, got "
                 f"{args.temperature_increment_on_fallback}")
@@ -177,6 +204,10 @@ def transcribe_options(args: argparse.Namespace) -> dict:
         options.update(word_timestamps=True, prepend_punctuations=args.prepend_punctuations,
                        append_punctuations=args.append_punctuations,
                        hallucination_silence_threshold=args.hallucination_silence_threshold)
+    if args.vad_filter:
+        options.update(vad_filter=True, vad_parameters=args.vad_parameters)
+    if args.chunk_batch_size:  # one file at a time (run), its chunks in batches
+        options.update(batch_size=args.chunk_batch_size, vad_parameters=args.vad_parameters)
     if args.compile:
         options["compile"] = True
     return options
@@ -225,8 +256,9 @@ def run(transcribe, model, files: list[Path], args: argparse.Namespace) -> tuple
     goes on to the next file too)."""
     options, written, skipped = transcribe_options(args), [], []
     with tqdm(total=len(files), unit="file", desc="transcribing") as bar:
-        for first in range(0, len(files), args.batch_size):
-            batch = files[first:first + args.batch_size]
+        files_at_once = 1 if args.chunk_batch_size else args.batch_size  # batched long-form: a file's chunks
+        for first in range(0, len(files), files_at_once):
+            batch = files[first:first + files_at_once]
             try:
                 results = transcribe_batch(transcribe, model, batch, options)
             except Exception as error:  # noqa: BLE001

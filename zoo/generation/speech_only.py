@@ -66,18 +66,19 @@ def chunk_options(vad_parameters: VadOptions | Mapping | None, chunk_s: float = 
     return dataclasses.replace(vad_options(vad_parameters), max_speech_duration_s=chunk_s)
 
 
-def transcribe_speech_chunks(transcribe: Callable[..., list[dict]], model, wave: torch.Tensor, *,
-                             vad_parameters: VadOptions | Mapping | None = None, chunk_s: float = CHUNK_S,
-                             **options) -> dict:
-    """One long audio wave (samples,) at 16 kHz, transcribed as a batch of its speech chunks (at most chunk_s
-    each): `transcribe(model, [chunk, ...], condition_on_previous_text=False, **options)` (zoo.transcribe; its
-    batch_size= sets how many decode at once), then one result, {"text", "segments", "language"}, with every
-    segment and word time in the input's seconds and the segments numbered anew. Without speech: no segments."""
+def speech_chunks(wave: torch.Tensor, vad_parameters: VadOptions | Mapping | None = None,
+                  chunk_s: float = CHUNK_S) -> tuple[list[torch.Tensor], list[dict], list[dict]]:
+    """wave (samples,) at 16 kHz -> (its speech in chunks of at most chunk_s (samples_i,), their metadata (offset
+    in the joined speech, duration, speeches: collect_chunks'), the speeches found (samples)); no chunk
+    without speech."""
     speeches = speech_timestamps(wave, chunk_options(vad_parameters, chunk_s))
     chunks, metadata = collect_chunks(wave, speeches, max_duration_s=chunk_s)
-    if not speeches:
-        return {"text": "", "segments": [], "language": options.get("language")}
-    results = transcribe(model, list(chunks), **{**options, "condition_on_previous_text": False})
+    return (chunks, metadata, speeches) if speeches else ([], [], [])
+
+
+def join_chunks(results: list[dict], metadata: list[dict], speeches: list[dict], language: str | None = None) -> dict:
+    """The results of speech_chunks' chunks as one result, {"text", "segments", "language"}: every segment and
+    word time in the input's seconds, the segments numbered anew; language where there are no chunks."""
     segments = []
     for result, chunk in zip(results, metadata, strict=True):
         for segment in result["segments"]:  # chunk times -> times in the joined speech
@@ -85,6 +86,19 @@ def transcribe_speech_chunks(transcribe: Callable[..., list[dict]], model, wave:
             for word in segment.get("words", ()):
                 word["start"], word["end"] = word["start"] + chunk["offset"], word["end"] + chunk["offset"]
             segments.append({**segment, "id": len(segments)})
-    restore_times({"segments": segments}, SpeechTimeMap(speeches))
+    if speeches:
+        restore_times({"segments": segments}, SpeechTimeMap(speeches))
     return {"text": "".join(segment["text"] for segment in segments), "segments": segments,
-            "language": results[0]["language"]}
+            "language": results[0]["language"] if results else language}
+
+
+def transcribe_speech_chunks(transcribe: Callable[..., list[dict]], model, wave: torch.Tensor, *,
+                             vad_parameters: VadOptions | Mapping | None = None, chunk_s: float = CHUNK_S,
+                             **options) -> dict:
+    """One long audio wave (samples,) at 16 kHz, transcribed as a batch of its speech chunks (at most chunk_s
+    each): `transcribe(model, [chunk, ...], condition_on_previous_text=False, **options)` (zoo.transcribe; its
+    batch_size= sets how many decode at once), then joined into one result (join_chunks). Without speech: no
+    segments."""
+    chunks, metadata, speeches = speech_chunks(wave, vad_parameters, chunk_s)
+    results = transcribe(model, chunks, **{**options, "condition_on_previous_text": False}) if chunks else []
+    return join_chunks(results, metadata, speeches, options.get("language"))

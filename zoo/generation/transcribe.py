@@ -34,7 +34,8 @@ from __future__ import annotations
 import os
 import warnings
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -49,9 +50,12 @@ from data.audio import (
     log_mel_spectrogram,
     pad_or_trim,
 )
+from data.audio_io import load_audio
+from data.vad import VadOptions, vad_options
 from data.whisper_tokenizer import WhisperTokenizer
 from zoo.generation.hallucination import WindowSpan, last_end, skip_silence
 from zoo.generation.segments import cut_segments, ends_with_single_timestamp
+from zoo.generation.speech_only import join_chunks, keep_speech, restore_times, speech_chunks
 from zoo.generation.whisper_decode import (
     DecodingOptions,
     DecodingResult,
@@ -362,7 +366,8 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
                word_timestamps: bool = False, prepend_punctuations: str = PREPEND_PUNCTUATIONS,
                append_punctuations: str = APPEND_PUNCTUATIONS, clip_timestamps: str | list[float] = "0",
                hallucination_silence_threshold: float | None = None,
-               batch_size: int | None = None, generator: torch.Generator | None = None,
+               batch_size: int | None = None, vad_filter: bool = False,
+               vad_parameters: VadOptions | Mapping | None = None, generator: torch.Generator | None = None,
                compile: bool = False, **decode_options) -> dict | list[dict]:
     """Transcribe (or translate) audio of any length: openai-whisper's `transcribe`, same options and result.
 
@@ -373,7 +378,11 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     "end", "probability"}] (word_timing.py: cross-attention of the alignment heads, DTW), punctuation in
     prepend_punctuations joined to the next word and in append_punctuations to the previous one, and
     hallucination_silence_threshold (s) skips silence before likely hallucinations (hallucination.py).
-    clip_timestamps: "start,end,start,..." (s) or a list: the spans to transcribe. decode_options:
+    clip_timestamps: "start,end,start,..." (s) or a list: the spans to transcribe. vad_filter: transcribe only
+    the speech that Silero VAD finds (faster-whisper's vad_filter; vad_parameters: its VadOptions, by name),
+    every time mapped back to the input (speech_only.py). batch_size with ONE audio (not a list): batched
+    long-form, faster-whisper's BatchedInferencePipeline: the speech cut at pauses into chunks of at most 30 s,
+    batch_size of them decoded at once, no text carried between them (vad_parameters apply). decode_options:
     DecodingOptions fields (language, task, beam_size, best_of, patience, length_penalty, suppress_tokens,
     suppress_blank, without_timestamps, max_initial_timestamp, sample_len, prefix); tokenizer:
     default_tokenizer(model); generator: the draws of sampled fallbacks (default torch's global one, as
@@ -381,13 +390,7 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     batch size or cache length compiles anew: worth it on long runs, where most windows have a full prompt
     and so the same cache length).
     """
-    decode_options.pop("fp16", None)  # the model's dtype decides
-    if decode_options.get("task", "transcribe") not in ("transcribe", "translate"):
-        raise ValueError(f"task={decode_options['task']!r}: transcribe takes 'transcribe' or 'translate'")
-    if word_timestamps:
-        alignment_heads(model)  # a model with no usable alignment heads fails here, before any audio is read
-        if decode_options.get("task") == "translate":
-            warnings.warn("Word-level timestamps on translations may not be reliable.", stacklevel=2)
+    _check_task(model, word_timestamps, decode_options)
     options = TranscribeOptions(
         temperature=(temperature,) if isinstance(temperature, (int, float)) else tuple(temperature),
         compression_ratio_threshold=compression_ratio_threshold, logprob_threshold=logprob_threshold,
@@ -401,12 +404,43 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
                          f"{temperature!r}, {batch_size!r}")
     for t in options.temperature:
         options_at(decode_options, t)  # bad decoding options fail here, before any audio is read
+    vad = vad_options(vad_parameters)  # bad VAD options fail here too
     audios, many = _audio_list(audio)
-    tokenizer = tokenizer or default_tokenizer(model)
+    transcriber = Transcriber(model, options, decode_options, tokenizer or default_tokenizer(model), generator)
     was_training = model.training
     model.eval()
     try:
-        results = Transcriber(model, options, decode_options, tokenizer, generator).run(audios)
+        if not many and batch_size is not None:
+            return _batched_long_form(transcriber, load_audio(audios[0]), vad_parameters)
+        results = _speech_only(transcriber, audios, vad) if vad_filter else transcriber.run(audios)
     finally:
         model.train(was_training)
     return results if many else results[0]
+
+
+def _check_task(model: nn.Module, word_timestamps: bool, decode_options: dict) -> None:
+    """The task, and word timestamps' alignment heads, checked before any audio is read."""
+    decode_options.pop("fp16", None)  # the model's dtype decides
+    if decode_options.get("task", "transcribe") not in ("transcribe", "translate"):
+        raise ValueError(f"task={decode_options['task']!r}: transcribe takes 'transcribe' or 'translate'")
+    if word_timestamps:
+        alignment_heads(model)  # a model with no usable alignment heads fails here
+        if decode_options.get("task") == "translate":
+            warnings.warn("Word-level timestamps on translations may not be reliable.", stacklevel=3)
+
+
+def _speech_only(transcriber: Transcriber, audios: list[AudioInput], vad: VadOptions) -> list[dict]:
+    """vad_filter: each audio's speech alone (keep_speech), transcribed, its times mapped back to the audio."""
+    speech, maps = zip(*(keep_speech(load_audio(a), vad) for a in audios))
+    return [restore_times(result, time_map) for result, time_map in zip(transcriber.run(list(speech)), maps)]
+
+
+def _batched_long_form(transcriber: Transcriber, wave: torch.Tensor,
+                       vad_parameters: VadOptions | Mapping | None) -> dict:
+    """One audio's speech in chunks of at most 30 s, batch_size of them decoded at once, no text carried from
+    chunk to chunk (faster-whisper's BatchedInferencePipeline, and its VAD defaults without vad_parameters),
+    joined into one result (speech_only.py)."""
+    chunks, metadata, speeches = speech_chunks(wave, vad_parameters)
+    transcriber.options = replace(transcriber.options, condition_on_previous_text=False)
+    results = transcriber.run(chunks) if chunks else []
+    return join_chunks(results, metadata, speeches, transcriber.decode_options.get("language"))
