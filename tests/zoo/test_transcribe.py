@@ -114,6 +114,11 @@ def test_default_options_with_beams_match_openai_whisper(multilingual, long_audi
 def test_english_only_model_matches_openai_whisper(english):
     got = _both(english, _audio(65, seed=1), temperature=0.0, sample_len=48, **NO_THRESHOLDS)
     assert got["language"] == "en" and len(got["segments"]) >= 2
+    for asked, said in (({"language": "fr"}, "language 'fr'"), ({"task": "translate"}, "task 'translate'")):
+        with pytest.warns(UserWarning, match=f"English-only model was asked for {said}; transcribing English"):
+            again = zoo.transcribe(english[1], _audio(65, seed=1), temperature=0.0, sample_len=48, **asked,
+                                   **NO_THRESHOLDS)
+        assert again == got  # English, as openai-whisper's command line makes it
 
 
 # ------------------------------------------------------------------------ batches
@@ -258,3 +263,13 @@ def test_short_window_model_equals_openai_algorithm_on_its_window(monkeypatch):
     batched = zoo.transcribe(models[1], [_audio(35, seed=1), _audio(12, seed=2)], temperature=0.0, batch_size=2,
                              **NO_THRESHOLDS)
     _assert_same_segments(got["segments"], batched[0]["segments"])
+
+
+def test_verbose_false_shows_a_bar_over_the_audio_frames(multilingual, capsys):
+    """openai-whisper's verbose=False: a progress bar over the audio's mel frames, up to all of them."""
+    audio = _audio(45, seed=2)
+    zoo.transcribe(multilingual[1], audio, verbose=False, temperature=0.0, sample_len=16, **NO_THRESHOLDS)
+    err = capsys.readouterr().err
+    assert "frames" in err and "4500/4500" in err  # 45 s: 4500 frames of 10 ms
+    zoo.transcribe(multilingual[1], audio, temperature=0.0, sample_len=16, **NO_THRESHOLDS)  # None: no bar
+    assert "frames" not in capsys.readouterr().err

@@ -104,6 +104,35 @@ def flag(p, name: str, *short: str, **kwargs) -> None:
     dashed_flag(p, name, *short, **kwargs)
 
 
+def add_word_arguments(p: argparse.ArgumentParser) -> None:
+    """openai-whisper's word-timestamp flags, and its writers' word options."""
+    w = p.add_argument_group("word timestamps")
+    flag(w, "word_timestamps", type=str2bool, default=False,
+         help="time each word (cross-attention alignment) and cue subtitles by words")
+    flag(w, "prepend_punctuations", default=PREPEND_PUNCTUATIONS, help="joined to the next word")
+    flag(w, "append_punctuations", default=APPEND_PUNCTUATIONS, help="joined to the previous word")
+    flag(w, "highlight_words", type=str2bool, nargs="?", const=True, default=False,
+         help="underline each word as it is spoken in srt and vtt (bare flag: True)")
+    flag(w, "max_line_width", type=optional_int, default=None, help="characters in a line before it breaks")
+    flag(w, "max_line_count", type=optional_int, default=None, help="lines in a cue (with --max_line_width)")
+    flag(w, "max_words_per_line", type=optional_int, default=None,
+         help="words in a cue (no effect with --max_line_width)")
+    flag(w, "hallucination_silence_threshold", type=optional_float, default=None,
+         help="seconds: skip silence this long before a likely hallucination")
+
+
+def add_vad_arguments(p: argparse.ArgumentParser) -> None:
+    """faster-whisper's voice-activity detection, and its batched long-form."""
+    v = p.add_argument_group("voice-activity detection (faster-whisper's)")
+    flag(v, "vad_filter", type=str2bool, default=False,
+         help="transcribe only the speech Silero VAD finds; times stay the audio's")
+    flag(v, "vad_parameters", type=vad_json, default=None, metavar="JSON",
+         help='its options by faster-whisper\'s names, e.g. \'{"min_silence_duration_ms": 500}\'')
+    flag(v, "chunk_batch_size", type=int, default=0,
+         help="batched long-form: each file's speech in chunks of at most 30 s, this many decoded at once, no "
+              "text carried between them (faster-whisper's BatchedInferencePipeline); 0: off")
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = parser(__doc__)
     p.add_argument("audio", nargs="+", help="audio files, or directories of them")
@@ -127,27 +156,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     flag(p, "no_speech_threshold", type=optional_float, default=0.6)
     flag(p, "clip_timestamps", default="0",
          help="start,end,start,end,... seconds of the clips to transcribe (the last end: the audio's)")
-    w = p.add_argument_group("word timestamps")
-    flag(w, "word_timestamps", type=str2bool, default=False,
-         help="time each word (cross-attention alignment) and cue subtitles by words")
-    flag(w, "prepend_punctuations", default=PREPEND_PUNCTUATIONS, help="joined to the next word")
-    flag(w, "append_punctuations", default=APPEND_PUNCTUATIONS, help="joined to the previous word")
-    flag(w, "highlight_words", type=str2bool, nargs="?", const=True, default=False,
-         help="underline each word as it is spoken in srt and vtt (bare flag: True)")
-    flag(w, "max_line_width", type=optional_int, default=None, help="characters in a line before it breaks")
-    flag(w, "max_line_count", type=optional_int, default=None, help="lines in a cue (with --max_line_width)")
-    flag(w, "max_words_per_line", type=optional_int, default=None,
-         help="words in a cue (no effect with --max_line_width)")
-    flag(w, "hallucination_silence_threshold", type=optional_float, default=None,
-         help="seconds: skip silence this long before a likely hallucination")
-    v = p.add_argument_group("voice-activity detection (faster-whisper's)")
-    flag(v, "vad_filter", type=str2bool, default=False,
-         help="transcribe only the speech Silero VAD finds; times stay the audio's")
-    flag(v, "vad_parameters", type=vad_json, default=None, metavar="JSON",
-         help='its options by faster-whisper\'s names, e.g. \'{"min_silence_duration_ms": 500}\'')
-    flag(v, "chunk_batch_size", type=int, default=0,
-         help="batched long-form: each file's speech in chunks of at most 30 s, this many decoded at once, no "
-              "text carried between them (faster-whisper's BatchedInferencePipeline); 0: off")
+    add_word_arguments(p)
+    add_vad_arguments(p)
     g = p.add_argument_group("zoo")
     flag(g, "batch_size", type=int, default=1, help="files decoded together")
     flag(g, "compile", action="store_true", help="decode through torch.compile (the first window compiles)")

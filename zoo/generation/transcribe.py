@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 from torch import nn
+from tqdm import tqdm
 
 from data.audio import (
     FRAMES_PER_SECOND,
@@ -105,6 +106,11 @@ class TranscribeOptions:
                                and result.no_speech_prob > self.no_speech_threshold
                                and self.logprob_threshold is not None
                                and result.avg_logprob < self.logprob_threshold)
+
+    def __post_init__(self):
+        if not self.temperature or (self.batch_size is not None and self.batch_size < 1):
+            raise ValueError(f"temperature must give at least one value and batch_size be >= 1 or None; got "
+                             f"{self.temperature!r}, {self.batch_size!r}")
 
     def is_silent(self, result: DecodingResult) -> bool:
         """No speech is likely, and the text is not likely enough to keep anyway."""
@@ -314,25 +320,56 @@ class Transcriber:
                     print(f"[{segment['start']:.3f} --> {segment['end']:.3f}] {segment['text']}")
 
     def run(self, audios: list[AudioInput]) -> list[dict]:
-        """Every audio's {"text", "segments", "language"}, in order."""
+        """Every audio's {"text", "segments", "language"}, in order. With verbose=False, a progress bar over
+        the audio's frames, as openai-whisper shows."""
         waiting, active, done = deque(enumerate(audios)), [], [None] * len(audios)
         limit = self.options.batch_size or len(audios)
+        progress = FrameProgress(self.options.verbose is not False)
         while waiting or active:
             joining = [waiting.popleft() for _ in range(min(limit - len(active), len(waiting)))]
             if joining:
-                active += zip([i for i, _ in joining], self.start([audio for _, audio in joining]))
+                active += zip([i for i, _ in joining], progress.add(self.start([audio for _, audio in joining])))
             windows, still = [], []
             for index, transcript in active:
                 frames = transcript.next_window()
                 if frames is None:
                     done[index] = transcript.result(self.tokenizer)
+                    progress.finish(transcript)
                 else:
                     windows.append((transcript, frames))
                     still.append((index, transcript))
             active = still
             if windows:
                 self.step(windows)
+            progress.show()
+        progress.close()
         return done
+
+
+class FrameProgress:
+    """A tqdm bar over the mel frames of every audio started so far (openai-whisper's verbose=False bar): each
+    audio counts up to its seek, and whole once it is done (a clip may end before the audio does)."""
+
+    def __init__(self, disable: bool):
+        self.bar = tqdm(total=0, unit="frames", disable=disable)
+        self.transcripts: list[Transcript] = []
+        self.finished: set[int] = set()
+
+    def add(self, transcripts: list[Transcript]) -> list[Transcript]:
+        self.transcripts += transcripts
+        self.bar.total += sum(t.frames for t in transcripts)
+        self.bar.refresh()
+        return transcripts
+
+    def finish(self, transcript: Transcript) -> None:
+        self.finished.add(id(transcript))
+
+    def show(self) -> None:
+        covered = sum(t.frames if id(t) in self.finished else min(t.seek, t.frames) for t in self.transcripts)
+        self.bar.update(covered - self.bar.n)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _clips(clip_timestamps: str | list[float] | tuple[float, ...]) -> tuple[float, ...]:
@@ -399,14 +436,13 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
         clip_timestamps=_clips(clip_timestamps), batch_size=batch_size, compile=compile, verbose=verbose,
         word_timestamps=word_timestamps, prepend_punctuations=prepend_punctuations,
         append_punctuations=append_punctuations, hallucination_silence_threshold=hallucination_silence_threshold)
-    if not options.temperature or (batch_size is not None and batch_size < 1):
-        raise ValueError(f"temperature must give at least one value and batch_size be >= 1 or None; got "
-                         f"{temperature!r}, {batch_size!r}")
     for t in options.temperature:
         options_at(decode_options, t)  # bad decoding options fail here, before any audio is read
     vad = vad_options(vad_parameters)  # bad VAD options fail here too
     audios, many = _audio_list(audio)
-    transcriber = Transcriber(model, options, decode_options, tokenizer or default_tokenizer(model), generator)
+    tokenizer = tokenizer or default_tokenizer(model)
+    _english_only(tokenizer, decode_options)
+    transcriber = Transcriber(model, options, decode_options, tokenizer, generator)
     was_training = model.training
     model.eval()
     try:
@@ -427,6 +463,20 @@ def _check_task(model: nn.Module, word_timestamps: bool, decode_options: dict) -
         alignment_heads(model)  # a model with no usable alignment heads fails here
         if decode_options.get("task") == "translate":
             warnings.warn("Word-level timestamps on translations may not be reliable.", stacklevel=3)
+
+
+def _english_only(tokenizer: WhisperTokenizer, decode_options: dict) -> None:
+    """An English-only model (its tokenizer has no language or task tokens) transcribes English whatever is
+    asked: another language or translate is said in one warning, as openai-whisper's command line says it, and
+    the result's language is "en" (in place on decode_options)."""
+    if tokenizer.multilingual:
+        return
+    language, task = decode_options.get("language"), decode_options.get("task", "transcribe")
+    if language not in (None, "en") or task != "transcribe":
+        asked = ", ".join(x for x in (f"language {language!r}" if language not in (None, "en") else "",
+                                      f"task {task!r}" if task != "transcribe" else "") if x)
+        warnings.warn(f"an English-only model was asked for {asked}; transcribing English instead", stacklevel=3)
+    decode_options["language"], decode_options["task"] = "en", "transcribe"
 
 
 def _speech_only(transcriber: Transcriber, audios: list[AudioInput], vad: VadOptions) -> list[dict]:
