@@ -1,7 +1,10 @@
 """Shared test helpers: reference models with random weights, and loading scripts as modules."""
+import base64
+import gzip
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import torch
 import transformers
 
@@ -132,3 +135,34 @@ def markdown_tables(text: str, strict: bool = True) -> list[list[list[str]]]:
             found.append([header, *rows])
             current = []
     return found
+
+
+def gated_chirp(seconds: float, seed: int = 0) -> np.ndarray:
+    """A chirp gated on and off every few seconds, in noise: (samples,) float32 at 16 kHz (random-weight
+    transcription tests: windows with and without 'speech')."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * 16000)) / 16000
+    gate = np.sin(2 * np.pi * t / (5 + 2 * seed)) > 0
+    wave = 0.3 * np.sin(2 * np.pi * (200 + 40 * t) * t) * gate + 0.05 * rng.standard_normal(t.shape)
+    return wave.astype(np.float32)
+
+
+def openai_twin(ours, alignment_heads: bool = False) -> torch.nn.Module:
+    """openai-whisper's Whisper (eval mode) holding our Whisper's weights, and with alignment_heads its
+    alignment heads too."""
+    import whisper
+
+    from zoo.convert.openai_whisper import openai_state_dict
+
+    c = ours.config
+    ref = whisper.model.Whisper(whisper.model.ModelDimensions(c.n_mels, c.audio_ctx, c.dim, c.audio_heads,
+                                                              c.audio_depth, c.vocab_size, c.text_ctx, c.dim,
+                                                              c.text_heads, c.text_depth))
+    missing, unexpected = ref.load_state_dict(openai_state_dict(ours, ref.state_dict()), strict=False)
+    assert not missing and not unexpected
+    if alignment_heads:
+        mask = np.zeros((c.text_depth, c.text_heads), dtype=bool)
+        for layer, head in c.alignment_heads:
+            mask[layer, head] = True
+        ref.set_alignment_heads(base64.b85encode(gzip.compress(mask.tobytes())))
+    return ref.eval()

@@ -12,7 +12,7 @@ from whisper.model import ModelDimensions
 import zoo
 from data.audio import SAMPLE_RATE
 from data.whisper_tokenizer import load_whisper_tokenizer
-from tests.helpers import randomize, tiny_openai_whisper
+from tests.helpers import gated_chirp, randomize, tiny_openai_whisper
 from zoo.convert import hf_whisper
 from zoo.generation import whisper_decode as wd
 
@@ -27,18 +27,9 @@ def _models(n_vocab: int, seed: int = 0):
     return tiny_openai_whisper(n_vocab, eot_scale=20, seed=seed)
 
 
-def _audio(seconds: float, seed: int = 0) -> np.ndarray:
-    """A chirp gated on and off every few seconds, in noise: (samples,) float32 at 16 kHz."""
-    rng = np.random.default_rng(seed)
-    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
-    gate = np.sin(2 * np.pi * t / (5 + 2 * seed)) > 0
-    wave = 0.3 * np.sin(2 * np.pi * (200 + 40 * t) * t) * gate + 0.05 * rng.standard_normal(t.shape)
-    return wave.astype(np.float32)
-
-
 @pytest.fixture(scope="module")
 def long_audio():
-    return _audio(75)
+    return gated_chirp(75)
 
 
 def _assert_same_segments(expected: list[dict], got: list[dict]) -> None:
@@ -112,11 +103,11 @@ def test_default_options_with_beams_match_openai_whisper(multilingual, long_audi
 
 
 def test_english_only_model_matches_openai_whisper(english):
-    got = _both(english, _audio(65, seed=1), temperature=0.0, sample_len=48, **NO_THRESHOLDS)
+    got = _both(english, gated_chirp(65, seed=1), temperature=0.0, sample_len=48, **NO_THRESHOLDS)
     assert got["language"] == "en" and len(got["segments"]) >= 2
     for asked, said in (({"language": "fr"}, "language 'fr'"), ({"task": "translate"}, "task 'translate'")):
         with pytest.warns(UserWarning, match=f"English-only model was asked for {said}; transcribing English"):
-            again = zoo.transcribe(english[1], _audio(65, seed=1), temperature=0.0, sample_len=48, **asked,
+            again = zoo.transcribe(english[1], gated_chirp(65, seed=1), temperature=0.0, sample_len=48, **asked,
                                    **NO_THRESHOLDS)
         assert again == got  # English, as openai-whisper's command line makes it
 
@@ -138,7 +129,7 @@ def _batch_equals_alone(model, audios, **options):
 @pytest.fixture(scope="module")
 def batch():
     """Audios of 75, 40 and 90 s (a tensor among arrays): they take 3, 2 and 4 windows."""
-    return [_audio(75, seed=0), torch.from_numpy(_audio(40, seed=1)), _audio(90, seed=3)]
+    return [gated_chirp(75, seed=0), torch.from_numpy(gated_chirp(40, seed=1)), gated_chirp(90, seed=3)]
 
 
 def test_batch_equals_file_by_file(multilingual, batch):
@@ -202,7 +193,7 @@ def test_converted_models_carry_their_tokenizer(multilingual, english, long_audi
 
 def test_a_path_reads_the_file(multilingual, tmp_path):
     soundfile = pytest.importorskip("soundfile")
-    audio = _audio(32)
+    audio = gated_chirp(32)
     soundfile.write(tmp_path / "tone.wav", audio, SAMPLE_RATE, subtype="FLOAT")
     options = dict(temperature=0.0, sample_len=32, **NO_THRESHOLDS)
     got = zoo.transcribe(multilingual[1], [str(tmp_path / "tone.wav"), tmp_path / "tone.wav"], **options)
@@ -232,7 +223,7 @@ def test_compiled_steps_give_the_same_transcript(multilingual):
     cache length). The same text, tokens and timings; the probabilities to float rounding (the compiled
     encoder fuses its elementwise work, summing in another order)."""
     options = dict(temperature=0.0, language="en", sample_len=32, **NO_THRESHOLDS)
-    audio = _audio(35)
+    audio = gated_chirp(35)
     compiled, eager = (zoo.transcribe(multilingual[1], audio, compile=flag, **options) for flag in (True, False))
     assert compiled["text"] == eager["text"] and len(compiled["segments"]) == len(eager["segments"])
     for got, want in zip(compiled["segments"], eager["segments"]):
@@ -256,18 +247,18 @@ def test_short_window_model_equals_openai_algorithm_on_its_window(monkeypatch):
     monkeypatch.setattr(openai_transcribe, "N_SAMPLES", window_s * SAMPLE_RATE)
     monkeypatch.setattr(whisper.decoding, "CHUNK_LENGTH", window_s)  # its timestamp precision: 10 s / 500 tokens
     models = tiny_openai_whisper(51865, eot_scale=20, seed=3, n_audio_ctx=window_s * 50)
-    got = _both(models, _audio(35, seed=1), temperature=0.0, **NO_THRESHOLDS)
+    got = _both(models, gated_chirp(35, seed=1), temperature=0.0, **NO_THRESHOLDS)
     assert len({s["seek"] for s in got["segments"]}) >= 2  # seeking by the predicted timestamps
-    plain = _both(models, _audio(35, seed=1), temperature=0.0, without_timestamps=True, **NO_THRESHOLDS)
+    plain = _both(models, gated_chirp(35, seed=1), temperature=0.0, without_timestamps=True, **NO_THRESHOLDS)
     assert [s["seek"] for s in plain["segments"]] == [0, 1000, 2000, 3000]  # one segment per 10 s window
-    batched = zoo.transcribe(models[1], [_audio(35, seed=1), _audio(12, seed=2)], temperature=0.0, batch_size=2,
-                             **NO_THRESHOLDS)
+    batched = zoo.transcribe(models[1], [gated_chirp(35, seed=1), gated_chirp(12, seed=2)], temperature=0.0,
+                             batch_size=2, **NO_THRESHOLDS)
     _assert_same_segments(got["segments"], batched[0]["segments"])
 
 
 def test_verbose_false_shows_a_bar_over_the_audio_frames(multilingual, capsys):
     """openai-whisper's verbose=False: a progress bar over the audio's mel frames, up to all of them."""
-    audio = _audio(45, seed=2)
+    audio = gated_chirp(45, seed=2)
     zoo.transcribe(multilingual[1], audio, verbose=False, temperature=0.0, sample_len=16, **NO_THRESHOLDS)
     err = capsys.readouterr().err
     assert "frames" in err and "4500/4500" in err  # 45 s: 4500 frames of 10 ms

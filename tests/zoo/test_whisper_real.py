@@ -16,9 +16,8 @@ import zoo
 from data import speech_asterisk as asterisk
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from data.audio_tasks import normalize_text
-from tests.helpers import load_script
+from tests.helpers import load_script, openai_twin
 from zoo.convert.hf_whisper import to_transformers
-from zoo.convert.openai_whisper import openai_state_dict
 
 transformers = pytest.importorskip("transformers")
 whisper = pytest.importorskip("whisper", reason="openai-whisper is the transcription reference")
@@ -79,16 +78,6 @@ def test_same_logits_as_transformers(base, hf_dirs, stored):
         want = ref(input_features=mel, decoder_input_ids=tokens).logits
         for ours in (base, from_hf):
             torch.testing.assert_close(ours(mel, tokens), want, atol=2e-4, rtol=0)
-
-
-def openai_twin(ours) -> torch.nn.Module:
-    c = ours.config
-    ref = whisper.model.Whisper(whisper.model.ModelDimensions(c.n_mels, c.audio_ctx, c.dim, c.audio_heads,
-                                                              c.audio_depth, c.vocab_size, c.text_ctx, c.dim,
-                                                              c.text_heads, c.text_depth))
-    missing, unexpected = ref.load_state_dict(openai_state_dict(ours, ref.state_dict()), strict=False)
-    assert not missing and not unexpected
-    return ref.eval()
 
 
 def prompts(count: int) -> list[str]:

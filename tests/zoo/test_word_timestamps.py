@@ -18,7 +18,7 @@ from whisper.utils import get_writer
 import zoo
 from data.audio import SAMPLE_RATE
 from data.whisper_tokenizer import load_whisper_tokenizer
-from tests.helpers import tiny_openai_whisper
+from tests.helpers import gated_chirp, openai_twin, tiny_openai_whisper
 from zoo.generation import word_timing as wt
 from zoo.generation.transcripts import render
 
@@ -36,14 +36,6 @@ def _models(n_vocab: int, seed: int = 0, heads=((1, 0), (1, 2), (0, 3))):
     ours = zoo.from_whisper(ref)
     assert ours.config.alignment_heads == tuple(sorted(heads))
     return ref, ours
-
-
-def _audio(seconds: float, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
-    gate = np.sin(2 * np.pi * t / (5 + 2 * seed)) > 0
-    wave = 0.3 * np.sin(2 * np.pi * (200 + 40 * t) * t) * gate + 0.05 * rng.standard_normal(t.shape)
-    return wave.astype(np.float32)
 
 
 def _both(models, audio, **options):
@@ -90,7 +82,7 @@ GREEDY = dict(temperature=0.0, sample_len=40, **NO_THRESHOLDS)
 @pytest.mark.parametrize("case", ["sampled", pytest.param("timestamps", marks=pytest.mark.slow)])
 def test_words_match_openai_whisper(multilingual, case):
     """Two windows and more: the same words, times (exactly) and segments (words move the seek too)."""
-    expected, got = _both(multilingual, _audio(40), language="en", **(SAMPLED if case == "sampled" else GREEDY))
+    expected, got = _both(multilingual, gated_chirp(40), language="en", **(SAMPLED if case == "sampled" else GREEDY))
     assert _assert_same(expected, got) >= (60 if case == "sampled" else 6)
     assert len({s["seek"] for s in got["segments"]}) >= 2
     exact = [(w["start"], w["end"]) for s in got["segments"] for w in s["words"]]
@@ -102,10 +94,10 @@ def test_hallucination_silence_threshold_matches_openai_whisper(multilingual):
     """Random weights make anomalous words (improbable, instantaneous): text is dropped and seeks move as
     openai-whisper's."""
     for options in (SAMPLED, GREEDY):
-        expected, got = _both(multilingual, _audio(40, seed=1), language="en", hallucination_silence_threshold=0.5,
+        expected, got = _both(multilingual, gated_chirp(40, seed=1), language="en", hallucination_silence_threshold=0.5,
                               **options)
         _assert_same(expected, got)
-        plain = zoo.transcribe(multilingual[1], _audio(40, seed=1), language="en", word_timestamps=True, **options)
+        plain = zoo.transcribe(multilingual[1], gated_chirp(40, seed=1), language="en", word_timestamps=True, **options)
         assert len(got["segments"]) < len(plain["segments"]) or got["text"] != plain["text"]
 
 
@@ -121,14 +113,14 @@ def test_more_options_match_openai_whisper(case):
                "japanese": dict(SAMPLED, language="ja"),
                "clips_beams": dict(GREEDY, language="de", clip_timestamps="3,25", beam_size=2),
                "english_only": SAMPLED}[case]
-    expected, got = _both(models, _audio(35, seed=2), **options)
+    expected, got = _both(models, gated_chirp(35, seed=2), **options)
     assert _assert_same(expected, got) >= (3 if case == "clips_beams" else 20)
 
 
 @pytest.mark.slow
 def test_batch_equals_alone(multilingual):
     ours = multilingual[1]
-    audios = [_audio(40), _audio(25, seed=1)]
+    audios = [gated_chirp(40), gated_chirp(25, seed=1)]
     options = dict(GREEDY, temperature=1e-5, without_timestamps=True, language="en", word_timestamps=True)
     alone = [zoo.transcribe(ours, a, **options) for a in audios]
     together = zoo.transcribe(ours, audios, **options)
@@ -151,7 +143,7 @@ def test_heads_outside_the_decoder_are_refused(multilingual):
     object.__setattr__(config, "alignment_heads", ((5, 1),))  # a config edited past its checks
     try:
         with pytest.raises(ValueError, match="word_timestamps"):
-            zoo.transcribe(ours, _audio(5), word_timestamps=True)
+            zoo.transcribe(ours, gated_chirp(5), word_timestamps=True)
     finally:
         object.__setattr__(config, "alignment_heads", ((0, 3), (1, 0), (1, 2)))
 
@@ -164,23 +156,6 @@ def base(whisper_base_ct2):
     torch.set_num_threads(2)  # a real model: both cores pay here (conftest's one thread is for tiny ones)
     yield zoo.from_ct2(whisper_base_ct2)
     torch.set_num_threads(1)
-
-
-def _openai_twin(ours) -> torch.nn.Module:
-    """openai-whisper's Whisper with our weights and alignment heads."""
-    from zoo.convert.openai_whisper import openai_state_dict
-
-    c = ours.config
-    ref = whisper.model.Whisper(whisper.model.ModelDimensions(c.n_mels, c.audio_ctx, c.dim, c.audio_heads,
-                                                              c.audio_depth, c.vocab_size, c.text_ctx, c.dim,
-                                                              c.text_heads, c.text_depth))
-    missing, unexpected = ref.load_state_dict(openai_state_dict(ours, ref.state_dict()), strict=False)
-    assert not missing and not unexpected
-    mask = np.zeros((c.text_depth, c.text_heads), dtype=bool)
-    for layer, head in c.alignment_heads:
-        mask[layer, head] = True
-    ref.set_alignment_heads(base64.b85encode(gzip.compress(mask.tobytes())))
-    return ref.eval()
 
 
 def _human_speech(count: int) -> np.ndarray:
@@ -202,7 +177,7 @@ def _human_speech(count: int) -> np.ndarray:
 
 def _real_words_match(base, count: int) -> None:
     audio = _human_speech(count)
-    expected = whisper.transcribe(_openai_twin(base), audio, fp16=False, word_timestamps=True)
+    expected = whisper.transcribe(openai_twin(base, alignment_heads=True), audio, fp16=False, word_timestamps=True)
     got = zoo.transcribe(base, audio, word_timestamps=True)
     assert got["text"] == expected["text"]
     theirs = [w for s in expected["segments"] for w in s["words"]]
@@ -233,7 +208,7 @@ def test_real_base_subtitles_from_the_command_line(base, whisper_base_ct2, tmp_p
     cli.main([str(tmp_path / "human.wav"), "--model", str(whisper_base_ct2), "-o", str(tmp_path / "ours"), "-f", "srt",
               "--word_timestamps", "True", "--max_words_per_line", "3", "--highlight_words", "True",
               "--language", "en", "--verbose", "False", "--threads", "2"])
-    expected = whisper.transcribe(_openai_twin(base), audio, fp16=False, word_timestamps=True,
+    expected = whisper.transcribe(openai_twin(base, alignment_heads=True), audio, fp16=False, word_timestamps=True,
                                   language="en", temperature=tuple(np.arange(0, 1.0 + 1e-6, 0.2)), best_of=5,
                                   beam_size=5)
     get_writer("srt", str(tmp_path))(expected, "human.wav", **options)
