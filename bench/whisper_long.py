@@ -18,11 +18,12 @@ tokens capped (random weights never end a window), so only the plumbing and the 
 Sides, every one greedy at temperature 0 (no sampled fallback: runs repeat exactly), language "en", word timestamps:
 
     batched     ours: zoo.generation.speech_only.transcribe_speech_chunks (VAD chunks of at most 30 s, decoded as
-                one batch of 8, no text carried), fp32 and packed (zoo.pack_for_inference); faster-whisper's
+                one batch of 8, no text carried), fp32, packed (zoo.pack_for_inference) and bf16 weights packed
+                (whisper_sides.bf16_packed; not compiled: chunk batches and lengths vary); faster-whisper's
                 BatchedInferencePipeline (int8, batch 8). Both without timestamp tokens, as faster-whisper's
                 batched default (words still get their times from the alignment heads).
     sequential  ours: zoo.transcribe with vad_filter=True where it takes it, else keep_speech + zoo.transcribe +
-                restore_times (faster-whisper's vad_filter), fp32 and packed; faster-whisper's
+                restore_times (faster-whisper's vad_filter), the same three; faster-whisper's
                 WhisperModel.transcribe(vad_filter=True) int8; openai-whisper's transcribe (no VAD: it has none).
     costs       ours batched and sequential without word timestamps, ours sequential without VAD, and the
                 detector alone (data.vad.speech_timestamps): what words and VAD cost as a share of ours' time.
@@ -52,6 +53,7 @@ from bench.machine import cpu_seconds, others_share
 from bench.report import BenchmarkError, ratio_cell, table, target_verdict
 from bench.timing import interleaved, summarize
 from bench.whisper_refs import SHAPES, build
+from bench.whisper_sides import bf16_packed
 from data.audio import SAMPLE_RATE
 from data.audio_tasks import normalize_text
 from data.speech import SPEECH_TINY, load_manifest, load_row_audio
@@ -65,8 +67,10 @@ LONG_EVERY = 10
 LONG_FROM = 4                 # the first long silence: after the 5th recording (a --quick file has one too)
 DITHER = 1e-4                 # the silences' noise floor (digital zeros are not what a microphone records)
 # (ours, faster-whisper, ours/faster-whisper at least): from the issue; met when the best of ours' variants reaches it
-TARGETS = {"batched": (("ours batched fp32", "ours batched packed"), "faster-whisper batched int8", 1.3),
-           "sequential": (("ours sequential fp32", "ours sequential packed"), "faster-whisper sequential int8", 1.2)}
+TARGETS = {"batched": (("ours batched fp32", "ours batched packed", "ours batched bf16 packed"),
+                       "faster-whisper batched int8", 1.3),
+           "sequential": (("ours sequential fp32", "ours sequential packed", "ours sequential bf16 packed"),
+                          "faster-whisper sequential int8", 1.2)}
 DECODE = {"language": "en", "temperature": 0.0}  # every side: greedy, no fallback
 
 
@@ -260,12 +264,14 @@ def vad_only(audio: np.ndarray) -> dict:
 
 def sides(models: LongModels, config: WhisperLongBench) -> dict:
     """{side: audio -> {"text", "segments"}}: the compared sides, then the cost rows."""
-    packed = zoo.pack_for_inference(copy.deepcopy(models.ours))
+    packed, bf16 = zoo.pack_for_inference(copy.deepcopy(models.ours)), bf16_packed(models.ours)
     fns = {"ours batched fp32": ours_batched(models.ours, config),
            "ours batched packed": ours_batched(packed, config),
+           "ours batched bf16 packed": ours_batched(bf16, config),
            "faster-whisper batched int8": faster_fn(models.faster, config, batched=True),
            "ours sequential fp32": ours_sequential(models.ours, config),
            "ours sequential packed": ours_sequential(packed, config),
+           "ours sequential bf16 packed": ours_sequential(bf16, config),
            "faster-whisper sequential int8": faster_fn(models.faster, config, batched=False)}
     if models.openai is not None:
         fns["openai-whisper"] = openai_fn(models.openai, config)
@@ -390,5 +396,7 @@ def report(result: dict, config: WhisperLongBench) -> str:
                         for k, v in result["costs"].items()])
     openai = [f"{k.split('|')[0]} / openai-whisper: {ratio_cell(r, digits=2, bold=False)}"
               for k, r in result["ratios"].items() if k.endswith("|openai-whisper")]
+    note = ("Share: (with - without) / with, ours' medians; the detector alone: its time / ours sequential; a negative "
+            "share: ours without it takes longer (Whisper then decodes the silences too).")
     share = f"Other processes used {result['others_cpu_share']:.0%} of the CPUs meanwhile."
-    return "\n".join([head, sides_table, "", targets, "", cost_table, "", *openai, share])
+    return "\n".join([head, sides_table, "", targets, "", cost_table, note, "", *openai, share])
