@@ -375,18 +375,20 @@ def target_rows(result: dict) -> list[list]:
 
 def report(result: dict, config: WhisperLongBench) -> str:
     a = result["audio"]
-    weights = ("the real Whisper base (ours fp32 from faster-whisper's directory; faster-whisper int8 on the same "
-               "directory; openai-whisper with ours' tensors)" if result["weights"] == "base" else
-               f"random weights of shape {result['weights']} on every side (windows capped at "
-               f"{config.whisper_long_tokens} tokens: the WERs mean nothing, the plumbing is what runs)")
+    if result["weights"] == "base":
+        weights = ("the real Whisper base (ours from faster-whisper's directory: fp32, packed, bf16 weights packed; "
+                   "faster-whisper int8 on the same directory; openai-whisper with ours' tensors)")
+    else:
+        weights = (f"random weights of shape {result['weights']} on every side (windows capped at "
+                   f"{config.whisper_long_tokens} tokens: the WERs mean nothing, the plumbing is what runs)")
     vad = "zoo.transcribe(vad_filter=True)" if result["vad_filter_native"] else "keep_speech + zoo.transcribe"
+    openai = ", openai-whisper on the whole file (no VAD)" if "openai-whisper" in result["sides"] else ""
     head = (f"\n### Whisper long file, waveform to words: {a['audio_s']:.0f} s ({a['speech_s']:.0f} s of human "
             f"speech: {a['recordings']} Asterisk recordings, pauses of 0.3-2 s, silences of {a['long_silences_s']} s; "
             f"{result['reference_words']} reference words), {weights}; greedy, temperature 0, language en, word "
             f"timestamps; batched: batch {BATCH_SIZE} of VAD chunks <= 30 s, no timestamp tokens; sequential: "
-            f"{vad} + restore times, faster-whisper vad_filter=True, openai-whisper on the whole file (no VAD); "
-            f"{config.whisper_long_repeats} interleaved runs per side, medians; speed-up = faster-whisper's time / "
-            "ours, median over pairs (IQR)\n")
+            f"{vad} + restore times, faster-whisper vad_filter=True{openai}; {config.whisper_long_repeats} "
+            "interleaved runs per side, medians; speed-up = faster-whisper's time / ours, median over pairs (IQR)\n")
     sides_table = table(["side", "s", "real-time factor", "first call s", "WER", "words with times",
                          "speed-up vs faster-whisper (IQR)"], side_rows(result))
     targets = table(["target", "ours (best variant)", "reference", "ours/ref (IQR)", "target", "met"],
@@ -394,9 +396,9 @@ def report(result: dict, config: WhisperLongBench) -> str:
     cost_table = table(["cost (ours fp32)", "with s", "without s", "share of ours' time"],
                        [[k, f"{v['with_s']:.2f}", f"{v['without_s']:.2f}", f"{v['share']:.0%}"]
                         for k, v in result["costs"].items()])
-    openai = [f"{k.split('|')[0]} / openai-whisper: {ratio_cell(r, digits=2, bold=False)}"
+    versus = [f"{k.split('|')[0]} / openai-whisper: {ratio_cell(r, digits=2, bold=False)}"
               for k, r in result["ratios"].items() if k.endswith("|openai-whisper")]
     note = ("Share: (with - without) / with, ours' medians; the detector alone: its time / ours sequential; a negative "
             "share: ours without it takes longer (Whisper then decodes the silences too).")
     share = f"Other processes used {result['others_cpu_share']:.0%} of the CPUs meanwhile."
-    return "\n".join([head, sides_table, "", targets, "", cost_table, note, "", *openai, share])
+    return "\n".join([head, sides_table, "", targets, "", cost_table, note, "", *versus, share])
