@@ -17,7 +17,7 @@ tokens capped (random weights never end a window), so only the plumbing and the 
 
 Sides, every one greedy at temperature 0 (no sampled fallback: runs repeat exactly), language "en", word timestamps:
 
-    batched     ours: zoo.generation.speech_only.transcribe_speech_chunks (VAD chunks of at most 30 s, decoded as
+    batched     ours: zoo.transcribe(wave, batch_size=8) (VAD chunks of at most 30 s, each decoded once, as
                 one batch of 8, no text carried), fp32, packed (zoo.pack_for_inference) and bf16 weights packed
                 (whisper_sides.bf16_packed; not compiled: chunk batches and lengths vary); faster-whisper's
                 BatchedInferencePipeline (int8, batch 8). Both without timestamp tokens, as faster-whisper's
@@ -58,7 +58,7 @@ from data.audio import SAMPLE_RATE
 from data.audio_tasks import normalize_text
 from data.speech import SPEECH_TINY, load_manifest, load_row_audio
 from data.vad import speech_timestamps
-from zoo.generation.speech_only import keep_speech, restore_times, transcribe_speech_chunks
+from zoo.generation.speech_only import keep_speech, restore_times
 
 BATCH_SIZE = 8
 PAUSE_S = (0.3, 2.0)          # between two recordings
@@ -207,7 +207,7 @@ def ours_batched(model, config: WhisperLongBench, words: bool = True):
     kw = {**DECODE, **capped(config, "ours"), "without_timestamps": True, "word_timestamps": words}
 
     def run(audio: np.ndarray) -> dict:
-        return transcribe_speech_chunks(zoo.transcribe, model, torch.from_numpy(audio), batch_size=BATCH_SIZE, **kw)
+        return zoo.transcribe(model, torch.from_numpy(audio), batch_size=BATCH_SIZE, **kw)
     return run
 
 

@@ -3,12 +3,14 @@ transcribed, and every time in the result is mapped back to the input.
 
     wave, time_map = keep_speech(load_audio("talk.flac"), {"min_silence_duration_ms": 500})   # vad_filter
     result = restore_times(transcribe(model, wave), time_map)
-    result = transcribe_speech_chunks(transcribe, model, wave, batch_size=8)   # batched long-form
+    chunks, metadata, speeches = speech_chunks(wave)                          # batched long-form:
+    result = join_chunks(decoded_chunks, metadata, speeches)                   # zoo.transcribe(batch_size=)
 
 `keep_speech` + `restore_times` are faster-whisper's `vad_filter`: the speech joined into one audio, transcribed
-as usual (long-form, text carried from window to window). `transcribe_speech_chunks` is faster-whisper's
-`BatchedInferencePipeline`: the speech cut into chunks of at most 30 s at pauses, each chunk decoded as an audio
-of its own (no text carried between them), all of them as one batch.
+as usual (long-form, text carried from window to window). `speech_chunks` + `join_chunks` are faster-whisper's
+`BatchedInferencePipeline`, which zoo.transcribe(one audio, batch_size=N) runs: the speech cut at pauses into
+chunks of at most one window, each chunk decoded once as an audio of its own (no text carried between them),
+N of them at a time.
 
 Whisper writes text over long silences that was never said; without the silence there is nothing to
 hallucinate over. The detector, its options (faster-whisper's names and defaults) and the time map are
@@ -19,7 +21,7 @@ its first word's start to its last word's end, a segment without words maps its 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import torch
 
@@ -90,15 +92,3 @@ def join_chunks(results: list[dict], metadata: list[dict], speeches: list[dict],
         restore_times({"segments": segments}, SpeechTimeMap(speeches))
     return {"text": "".join(segment["text"] for segment in segments), "segments": segments,
             "language": results[0]["language"] if results else language}
-
-
-def transcribe_speech_chunks(transcribe: Callable[..., list[dict]], model, wave: torch.Tensor, *,
-                             vad_parameters: VadOptions | Mapping | None = None, chunk_s: float = CHUNK_S,
-                             **options) -> dict:
-    """One long audio wave (samples,) at 16 kHz, transcribed as a batch of its speech chunks (at most chunk_s
-    each): `transcribe(model, [chunk, ...], condition_on_previous_text=False, **options)` (zoo.transcribe; its
-    batch_size= sets how many decode at once), then joined into one result (join_chunks). Without speech: no
-    segments."""
-    chunks, metadata, speeches = speech_chunks(wave, vad_parameters, chunk_s)
-    results = transcribe(model, chunks, **{**options, "condition_on_previous_text": False}) if chunks else []
-    return join_chunks(results, metadata, speeches, options.get("language"))

@@ -96,6 +96,7 @@ class TranscribeOptions:
     prepend_punctuations: str = PREPEND_PUNCTUATIONS  # with word timestamps: joined to the next word
     append_punctuations: str = APPEND_PUNCTUATIONS    # ... to the previous word
     hallucination_silence_threshold: float | None = None  # s; with word timestamps (hallucination.py)
+    one_window: bool = False  # batched long-form: each audio is a chunk of at most one window, decoded once
 
     def needs_fallback(self, result: DecodingResult) -> bool:
         """Too repetitive or too unlikely, and not silence."""
@@ -229,8 +230,11 @@ class Transcript:
             self.last_speech = end
 
     def add(self, window: Window, options: TranscribeOptions) -> list[dict]:
-        """Keep a window's segments (instantaneous or textless ones cleared) and move the seek; the new segments."""
-        self.seek = window.next_seek
+        """Keep a window's segments (instantaneous or textless ones cleared) and move the seek; the new segments.
+        With one_window the audio is done after its first window, as faster-whisper's batched pipeline decodes a
+        chunk once (openai-whisper's seek would give the tail after the last timestamp or word a window of its
+        own)."""
+        self.seek = self.frames if options.one_window else window.next_seek
         if window.segments is None:
             return []
         new = []
@@ -487,10 +491,11 @@ def _speech_only(transcriber: Transcriber, audios: list[AudioInput], vad: VadOpt
 
 def _batched_long_form(transcriber: Transcriber, wave: torch.Tensor,
                        vad_parameters: VadOptions | Mapping | None) -> dict:
-    """One audio's speech in chunks of at most 30 s, batch_size of them decoded at once, no text carried from
-    chunk to chunk (faster-whisper's BatchedInferencePipeline, and its VAD defaults without vad_parameters),
-    joined into one result (speech_only.py)."""
-    chunks, metadata, speeches = speech_chunks(wave, vad_parameters)
-    transcriber.options = replace(transcriber.options, condition_on_previous_text=False)
+    """One audio's speech in chunks of at most one window (30 s), batch_size of them decoded at once, each in one
+    window, no text carried from chunk to chunk (faster-whisper's BatchedInferencePipeline, and its VAD defaults
+    without vad_parameters), joined into one result (speech_only.py)."""
+    chunk_s = transcriber.window_frames * HOP_LENGTH / SAMPLE_RATE  # one window: 30 s for openai's checkpoints
+    chunks, metadata, speeches = speech_chunks(wave, vad_parameters, chunk_s)
+    transcriber.options = replace(transcriber.options, condition_on_previous_text=False, one_window=True)
     results = transcriber.run(chunks) if chunks else []
     return join_chunks(results, metadata, speeches, transcriber.decode_options.get("language"))
