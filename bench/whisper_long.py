@@ -22,8 +22,7 @@ Sides, every one greedy at temperature 0 (no sampled fallback: runs repeat exact
                 (whisper_sides.bf16_packed; not compiled: chunk batches and lengths vary); faster-whisper's
                 BatchedInferencePipeline (int8, batch 8). Both without timestamp tokens, as faster-whisper's
                 batched default (words still get their times from the alignment heads).
-    sequential  ours: zoo.transcribe with vad_filter=True where it takes it, else keep_speech + zoo.transcribe +
-                restore_times (faster-whisper's vad_filter), the same three; faster-whisper's
+    sequential  ours: zoo.transcribe(vad_filter=True) (faster-whisper's vad_filter), the same three; faster-whisper's
                 WhisperModel.transcribe(vad_filter=True) int8; openai-whisper's transcribe (no VAD: it has none).
     costs       ours batched and sequential without word timestamps, ours sequential without VAD, and the
                 detector alone (data.vad.speech_timestamps): what words and VAD cost as a share of ours' time.
@@ -58,7 +57,6 @@ from data.audio import SAMPLE_RATE
 from data.audio_tasks import normalize_text
 from data.speech import SPEECH_TINY, load_manifest, load_row_audio
 from data.vad import speech_timestamps
-from zoo.generation.speech_only import keep_speech, restore_times
 
 BATCH_SIZE = 8
 PAUSE_S = (0.3, 2.0)          # between two recordings
@@ -212,20 +210,11 @@ def ours_batched(model, config: WhisperLongBench, words: bool = True):
 
 
 def ours_sequential(model, config: WhisperLongBench, words: bool = True, vad: bool = True):
-    """zoo.transcribe on the speech only: its own vad_filter once it takes one, else keep_speech + restore_times
-    (the same steps)."""
-    kw = {**DECODE, **capped(config, "ours"), "word_timestamps": words}
-    native = "vad_filter" in inspect.signature(zoo.transcribe).parameters
+    """zoo.transcribe on the whole file: its vad_filter (the speech only), or without VAD."""
+    kw = {**DECODE, **capped(config, "ours"), "word_timestamps": words, "vad_filter": vad}
 
     def run(audio: np.ndarray) -> dict:
-        if not vad:
-            return zoo.transcribe(model, audio, **kw)
-        if native:
-            return zoo.transcribe(model, audio, vad_filter=True, **kw)
-        wave, time_map = keep_speech(torch.from_numpy(audio))
-        if time_map is None:
-            return {"text": "", "segments": [], "language": "en"}
-        return restore_times(zoo.transcribe(model, wave, **kw), time_map)
+        return zoo.transcribe(model, audio, **kw)
     return run
 
 
