@@ -411,5 +411,10 @@ def train(
         run.log.close()
 
     final = plain_model(run.raw, run.ctx) if run.fsdp else run.raw  # gathering: every rank takes part
+    if run.fsdp:
+        # The gather leaves collectives in flight on the ranks that drop its result; a gloo group torn down
+        # with work pending aborts its process ("terminate called without an active exception"). gloo's
+        # barrier waits for all earlier work, so every rank returns with nothing outstanding.
+        dist.barrier()
     return TrainResult(step=run.step, train_loss=run.last_loss, eval_metrics=run.last_eval,
                        history=list(run.log.records), wall_time=time.perf_counter() - run.t_start, model=final)
