@@ -166,6 +166,61 @@ def test_refusals(audio_dir, tmp_path, stub, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.fixture
+def reading_stub(stub, monkeypatch):
+    """zoo.transcribe as far as files go: it reads every audio of its call first (load_audio's errors, as the real
+    one's Transcriber.start), then returns a result per file."""
+    from data.audio_io import load_audio
+
+    def transcribe(model, audio, **options):
+        stub.append((audio, options))
+        for path in audio if isinstance(audio, list) else [audio]:
+            load_audio(path)
+        return [stub_result(a) for a in audio] if isinstance(audio, list) else stub_result(audio)
+
+    monkeypatch.setattr(zoo, "transcribe", transcribe)
+    return stub
+
+
+def test_a_bad_file_in_a_batch_fails_alone(tmp_path, reading_stub, capsys):
+    """--batch-size 2 with a file that is not audio, one without samples and one of zero bytes beside good ones:
+    the good ones are written, each bad one is one line on stderr naming it and why, and the exit is non-zero."""
+    import soundfile
+
+    files = {name: tmp_path / name for name in ("a.wav", "b.wav", "c.wav", "d.wav", "e.wav")}
+    for name in ("a.wav", "d.wav"):
+        soundfile.write(files[name], np.zeros(1600, dtype=np.float32), 16000)
+    files["b.wav"].write_text("not audio")
+    soundfile.write(files["c.wav"], np.zeros(0, dtype=np.float32), 16000)
+    files["e.wav"].write_bytes(b"")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:  # batches (a, b), (c, d), (e,)
+        script.main([*map(str, files.values()), "--model", "whisper_micro", "-o", str(out), "-f", "txt",
+                     "--batch-size", "2", "--verbose", "False"])
+    assert exit_info.value.code == f"3 of 5 audio files failed: {files['b.wav']}, {files['c.wav']}, {files['e.wav']}"
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt", "d.txt"]
+    assert (out / "a.txt").read_text(encoding="utf-8") == render(stub_result(files["a.wav"]), "txt")
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Skipping")]
+    assert len(lines) == 3 and "Traceback" not in "".join(lines)
+    for line, name, why in zip(lines, ("b.wav", "c.wav", "e.wav"), ("as audio", "is empty", "as audio")):
+        assert line.startswith(f"Skipping {files[name]} due to ") and why in line
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file", "a directory in an output's place"])
+def test_an_unusable_output_dir_is_refused_before_any_decoding(audio_dir, tmp_path, stub, where, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("keep me")
+    output = {"a file": taken, "under a file": taken / "out", "a directory in an output's place": tmp_path / "o"}
+    if where.startswith("a directory"):
+        (tmp_path / "o" / "b.srt").mkdir(parents=True)
+    with pytest.raises(SystemExit) as exit_info:
+        script.main([str(audio_dir), "--model", "whisper_micro", "-o", str(output[where]), "-f", "srt"])
+    message = str(exit_info.value)
+    assert exit_info.value.code == 2 and message.startswith(f"--output_dir {str(output[where])!r}")
+    assert "expected" in message and "\n" not in message and stub == []  # nothing decoded
+    assert taken.read_text() == "keep me"
+
+
 # ------------------------------------------------------------------------ word timestamps
 
 WORD_FLAGS = [  # (openai-whisper's flag, value, parsed)

@@ -14,14 +14,15 @@ audio files directly inside it (wav flac ogg mp3 m4a opus aiff). Outputs are nam
 (talk.flac -> out/talk.srt). --word_timestamps True times every word; --highlight_words, --max_line_width,
 --max_line_count and --max_words_per_line then re-flow the srt and vtt cues as openai-whisper's writers do
 (they need --word_timestamps True, as in openai-whisper). --batch-size > 1 decodes that many files together.
-A file that fails is reported and skipped, as openai-whisper does; the exit status is then 1.
+A file that fails (unreadable, not audio, empty) is reported in one line and skipped, as openai-whisper does,
+and its batch's other files are still transcribed; the exit status is then 1. --output_dir is created and
+checked before the model loads: one that is a file or cannot be written to is named in one line.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import traceback
 import warnings
 from pathlib import Path
 
@@ -37,12 +38,15 @@ from zoo.cli.common import flag as dashed_flag
 from zoo.cli.models import LOADERS, create_preset
 from zoo.cli.models import load_model as load_any_model
 from zoo.cli.models import model_kind as any_model_kind
+from zoo.cli.outputs import output_dir
 from zoo.generation.transcripts import (
     FORMATS,
     WORD_OPTIONS,
     clashing_outputs,
     collect_audio_files,
+    expand_formats,
     format_timestamp,
+    output_stem,
     write_result,
 )
 from zoo.generation.word_timing import APPEND_PUNCTUATIONS, PREPEND_PUNCTUATIONS
@@ -244,9 +248,10 @@ def print_result(path: Path, result: dict) -> None:
                    f"{segment['text'].strip()}")
 
 
-def report_failure(audio: list[Path], error: Exception) -> None:
-    traceback.print_exc()
-    tqdm.write(f"Skipping {', '.join(map(str, audio))} due to {type(error).__name__}: {error}", file=sys.stderr)
+def report_failure(path: Path, error: Exception) -> None:
+    """One line on stderr: the file and why it failed (openai-whisper's words, without its traceback)."""
+    why = " ".join(str(error).split()) or "no message"
+    tqdm.write(f"Skipping {path} due to {type(error).__name__}: {why}", file=sys.stderr)
 
 
 def transcribe_batch(transcribe, model, batch: list[Path], options: dict) -> list[dict]:
@@ -260,26 +265,37 @@ def transcribe_batch(transcribe, model, batch: list[Path], options: dict) -> lis
     return results
 
 
+def transcribe_each(transcribe, model, batch: list[Path], options: dict) -> list[dict | Exception]:
+    """A result per file, or the error that file raised alone: a batch that fails is decoded again file by
+    file, so one bad file (unreadable, not audio, empty) does not take its neighbours with it. A bad file
+    fails as its audio is read, before any decoding, so the batch's failed try costs little."""
+    try:
+        return transcribe_batch(transcribe, model, batch, options)
+    except Exception as error:  # noqa: BLE001 - any failure is the file's, reported and skipped
+        if len(batch) == 1:
+            return [error]
+    return [transcribe_each(transcribe, model, [path], options)[0] for path in batch]
+
+
 def run(transcribe, model, files: list[Path], args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
     """Transcribe `files` in batches and write each result; returns (files written, audio files skipped).
-    A batch that fails, or a result that cannot be written, is reported and skipped (openai-whisper's CLI
-    goes on to the next file too)."""
+    A file that fails, or whose result cannot be written, is reported and skipped, and its batch's other
+    files are not (openai-whisper's CLI goes on to the next file too)."""
     options, written, skipped = transcribe_options(args), [], []
     with tqdm(total=len(files), unit="file", desc="transcribing") as bar:
         files_at_once = 1 if args.chunk_batch_size else args.batch_size  # batched long-form: a file's chunks
         for first in range(0, len(files), files_at_once):
             batch = files[first:first + files_at_once]
-            try:
-                results = transcribe_batch(transcribe, model, batch, options)
-            except Exception as error:  # noqa: BLE001
-                report_failure(batch, error)
-                results, skipped = [], skipped + batch
-            for path, result in zip(batch, results):
+            for path, result in zip(batch, transcribe_each(transcribe, model, batch, options)):
+                if isinstance(result, Exception):
+                    report_failure(path, result)
+                    skipped.append(path)
+                    continue
                 try:
                     written += write_result(result, path, args.output_dir, args.output_format,
                                             **writer_options(args))
                 except Exception as error:  # noqa: BLE001
-                    report_failure([path], error)
+                    report_failure(path, error)
                     skipped.append(path)
                     continue
                 if args.verbose:
@@ -300,6 +316,8 @@ def main(argv=None) -> list[Path]:
     if clashes:
         raise SystemExit(f"these files would write the same transcripts in {args.output_dir!r}: {clashes}")
     transcribe = get_transcribe()
+    formats = expand_formats(args.output_format)
+    output_dir(args.output_dir, "--output_dir", [f"{output_stem(f)}.{fmt}" for f in files for fmt in formats])
     apply_threads(args)
     model = load_model(args)
     written, skipped = run(transcribe, model, files, args)
