@@ -81,3 +81,17 @@ class WhisperBench:
     whisper_dir: str | None            # transformers / CTranslate2 directories go here (None: a temp folder)
 
     from_args = classmethod(_from_args)
+
+
+@dataclass(frozen=True)
+class WhisperLongBench:
+    """The long-file section's runtime options; field names are scripts/benchmark.py's flags."""
+    whisper_long_weights: str          # "base": the real Whisper base; or a random shape of whisper_refs.SHAPES
+    whisper_long_audio_s: float        # the file is at least this long
+    whisper_long_repeats: int          # timed transcriptions per side, interleaved
+    whisper_long_openai: bool          # also openai-whisper's transcribe (sequential, the slowest side)
+    whisper_long_tokens: int | None    # tokens per window at most (random weights never end one); None: no cap
+    whisper_long_seed: int             # the order of the recordings and the pauses
+    whisper_long_dir: str | None       # the real base's joined directory (None: a temporary folder)
+
+    from_args = classmethod(_from_args)

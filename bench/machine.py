@@ -53,11 +53,12 @@ def device_line(device: str) -> str:
 
 
 def cpu_seconds() -> tuple[float, float, float]:
-    """(wall clock, CPU seconds used by every process on the machine, CPU seconds used by this one)."""
+    """(wall clock, CPU seconds used by every process on the machine, CPU seconds used by this one and the
+    children it has waited for: a section's own subprocesses are not "other processes")."""
     with open("/proc/stat") as f:
         ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
     busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
-    return time.perf_counter(), busy, sum(os.times()[:2])
+    return time.perf_counter(), busy, sum(os.times()[:4])
 
 
 def others_share(start: tuple[float, float, float]) -> float:
