@@ -10,7 +10,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from backbones.block import Block, BlockSpec
-from backbones.frontends.checks import check_token_layout
+from backbones.frontends.checks import check_mask_values, check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.kv_cache import CrossKVCache, DecoderCache, KVCache, LayerCache
 from backbones.masks import cache_slots_mask, decoder_mask
@@ -131,6 +131,8 @@ def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, posit
     if cache is not None and input_pos is None:
         raise ValueError("a KV cache is in use: pass input_pos (where this chunk starts), or clear_cache()")
     start = input_pos or 0
+    if attention_mask is not None and not start:  # later chunks extend a mask whose prompt part was checked here
+        check_mask_values(attention_mask)
     mask, causal = decoder_mask(attention_mask, t, start + t, device)
     return mask, causal, position_range(start, t, device) if positions is None else positions
 
@@ -154,7 +156,7 @@ def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.
     mask, causal, positions = decoder_inputs(attention_mask, input_ids.shape[1], input_pos, positions, cache,
                                              input_ids.device)
     if inputs_embeds is None:
-        inputs_embeds = embed.lookup(input_ids, sparse_grad=sparse_grad)  # (B, T, D)
+        inputs_embeds = embed.lookup(input_ids, sparse_grad=sparse_grad, name=name)  # (B, T, D)
     x = embed.add_positions(inputs_embeds, positions)  # (B, T, D)
     return stack(x, context=context, mask=mask, causal=causal, positions=positions, input_pos=input_pos,
                  cache=cache)

@@ -9,13 +9,13 @@ model takes 1024 frames x 128 bins (data.ast_features): a 12 x 101 grid, 1212 pa
 tokens. Checked against transformers' ASTForAudioClassification and ASTModel
 (tests/zoo/test_parity_ast.py); zoo.from_hf converts both (zoo/convert/hf_ast.py).
 
-Spectrograms of another size than (max_length, num_mel_bins) resample the learned grid
-positions, as ViT does for other image sizes (transformers' AST takes one size only); an input
-that looks like Whisper's (B, F, T) layout is refused rather than read transposed.
+A spectrogram must have num_mel_bins bins and at most max_length frames (the positions there are);
+fewer frames resample the learned grid positions, as ViT does for a smaller image (transformers'
+AST takes max_length frames only). An input that looks like Whisper's (B, F, T) layout is refused
+rather than read transposed (backbones.frontends.patches.SpectrogramPatchEmbedding checks them all).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -80,15 +80,13 @@ class AudioSpectrogramTransformer(ClassifierModel):
     def num_prefix_tokens(self) -> int:
         return self.patch_embed.num_prefix_tokens  # 2: class and distillation
 
-    def _check_layout(self, spectrogram: torch.Tensor) -> None:
-        shape, bins = tuple(spectrogram.shape), self.config.num_mel_bins
-        if len(shape) == 3 and shape[2] != bins and shape[1] == bins:
-            raise ValueError(f"spectrogram must be (B, frames, {bins} mel bins); got shape {shape}, which looks "
-                             "like (B, mel bins, frames) (Whisper's layout): pass spectrogram.transpose(1, 2)")
+    @property
+    def min_seq_len(self) -> int:
+        """The fewest tokens a spectrogram makes: the prefix tokens and one time column of patches."""
+        return self.num_prefix_tokens + self.config.grid_size[0]
 
     def forward_features(self, spectrogram: torch.Tensor) -> torch.Tensor:
         """spectrogram (B, T, F) -> every token after the final norm (B, 2 + gf*gt, D), class and distillation first."""
-        self._check_layout(spectrogram)
         return self.transformer(self.patch_embed(spectrogram))  # (B, N, D)
 
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
@@ -101,22 +99,21 @@ class AudioSpectrogramTransformer(ClassifierModel):
     def example_inputs(self, batch_size: int = 2, seq_len: int | None = None) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments: a random spectrogram (B, T, F).
 
-        seq_len=None gives the configured (max_length, num_mel_bins). A seq_len asks for that many
-        tokens N (the 2 prefix tokens included): the spectrogram then holds a gf x gt grid with
-        gf * gt = N - 2 patches, as square as the number allows (contract tests use this).
+        seq_len=None gives the configured (max_length, num_mel_bins). A seq_len asks for about that many
+        tokens N (the 2 prefix tokens included): the bins are fixed, so the spectrogram holds the gf rows
+        and as many time columns as fit N - 2 patches, at least one and at most the configured ones (exactly
+        N tokens where gf divides N - 2; contract tests ask for max(8, min_seq_len)).
         """
-        c, prefix = self.config, self.num_prefix_tokens
-        if seq_len is None:
-            frames, bins = c.max_length, c.num_mel_bins
-        elif seq_len <= prefix:
-            raise ValueError(f"seq_len must exceed the {prefix} prefix tokens to hold a patch, got {seq_len}")
-        else:
-            patches = seq_len - prefix
-            rows = max(d for d in range(1, math.isqrt(patches) + 1) if patches % d == 0)
-            bins = c.patch_size + c.frequency_stride * (rows - 1)
-            frames = c.patch_size + c.time_stride * (patches // rows - 1)
+        c = self.config
+        rows, columns = c.grid_size
+        if seq_len is not None:
+            if seq_len < self.min_seq_len:
+                raise ValueError(f"seq_len must be at least {self.min_seq_len} (the prefix tokens and one time "
+                                 f"column of {rows} patches), got {seq_len}")
+            columns = min(columns, (seq_len - self.num_prefix_tokens) // rows)
+        frames = c.patch_size + c.time_stride * (columns - 1) if seq_len is not None else c.max_length
         generator = torch.Generator().manual_seed(0)
-        return {"spectrogram": torch.randn(batch_size, frames, bins, generator=generator)}
+        return {"spectrogram": torch.randn(batch_size, frames, c.num_mel_bins, generator=generator)}
 
     def no_weight_decay(self) -> set[str]:
         return {"patch_embed.pos_embed", "patch_embed.cls_token", "patch_embed.dist_token"}

@@ -76,7 +76,7 @@ class Bert(ZooModel):
 
         head_follows: forward() applies the MLM head (tied to the word embeddings) next, so their
         gradient may leave sparse (TokenEmbedding sparse_grad); other callers keep it dense."""
-        check_token_layout(input_ids)
+        check_token_layout(input_ids, max_positions=self.config.max_positions)
         check_mask(attention_mask, *input_ids.shape)
         mask = encoder_mask(attention_mask)
         x = self.embed(input_ids, token_type_ids=token_type_ids,

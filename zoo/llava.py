@@ -38,7 +38,7 @@ from typing import ClassVar
 import torch
 from torch import nn
 
-from backbones.frontends.checks import check_token_layout
+from backbones.frontends.checks import check_mask, check_tensor, check_token_layout
 from backbones.init import init_weights
 from backbones.kv_cache import DecoderCache
 from backbones.masks import positions_skipping_padding
@@ -126,6 +126,7 @@ class Llava(ZooModel):
 
     def encode_images(self, pixel_values: torch.Tensor) -> torch.Tensor:
         """pixel_values (M, C, S, S) at the tower's image size -> projected image features (M, N, D)."""
+        check_tensor(pixel_values, "pixel_values", "(images, C, S, S)")
         if self.vision_tower is None:
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but this LLaVA has no vision "
                              "tower (config.vision is None): it takes input_ids only")
@@ -168,6 +169,7 @@ class Llava(ZooModel):
                 raise ValueError("pass pixel_values or image_features, not both")
             image_features = self.encode_images(pixel_values)
         if positions is None and attention_mask is not None and not isinstance(input_pos, torch.Tensor):
+            check_mask(attention_mask, input_ids.shape[0], (input_pos or 0) + input_ids.shape[1])  # before counting
             positions = positions_skipping_padding(attention_mask)[:, -input_ids.shape[1]:]  # (B, T)
         starts = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
         if image_features is not None or starts:

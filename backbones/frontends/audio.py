@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from backbones.ffn import make_activation
-from backbones.frontends.checks import check_finite
+from backbones.frontends.checks import check_finite, check_tensor
 from backbones.positions import sinusoid_table
 
 FRAMES_PER_SECOND = 100  # Whisper's log-mel: 16 kHz audio, hop 160 samples
@@ -52,6 +52,7 @@ class AudioConvStem(nn.Module):
 
     def check(self, mel: torch.Tensor) -> None:
         """Raise a clear error unless mel is (B, n_mels, num_frames) floats."""
+        check_tensor(mel, "mel", "(batch, n_mels, frames)")
         shape = tuple(mel.shape)
         if mel.dim() != 3:
             hint = " (one clip: add the batch axis, mel[None])" if mel.dim() == 2 else ""

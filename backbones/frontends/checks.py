@@ -13,14 +13,20 @@ def tracing() -> bool:
     return torch.compiler.is_compiling() or torch.compiler.is_exporting()
 
 
+def check_tensor(x, name: str, layout: str) -> None:
+    """x is a torch.Tensor: a list or a NumPy array is refused by name, not met later as an AttributeError."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor {layout}, got {type(x).__name__} "
+                        "(torch.as_tensor converts one)")
+
+
 def check_token_layout(input_ids: torch.Tensor, name: str = "input_ids", max_positions: int | None = None,
                        start=None) -> None:
     """Integer ids shaped (batch, tokens) with at least one token, and (given max_positions) no more tokens
     than the positions left after `start` cached ones (an int; a tensor start, a compiled step, is not read)."""
     if tracing():
         return
-    if not isinstance(input_ids, torch.Tensor):
-        raise TypeError(f"{name} must be a tensor of token ids (batch, tokens), got {type(input_ids).__name__}")
+    check_tensor(input_ids, name, "of token ids (batch, tokens)")
     if input_ids.dtype not in (torch.int64, torch.int32):
         raise TypeError(f"{name} must be an integer tensor, got {input_ids.dtype}")
     if input_ids.dim() != 2:
@@ -48,10 +54,25 @@ def check_finite(x: torch.Tensor, name: str) -> None:
 
 
 def check_mask(attention_mask: torch.Tensor | None, batch: int, keys: int, name: str = "attention_mask") -> None:
-    """An encoder's (batch, keys) padding mask (a decoder's, over cache and new tokens, is checked by
-    backbones.masks.decoder_mask)."""
+    """A (batch, keys) padding mask: an encoder's, or one that positions are counted from (LLaVA's). A decoder's
+    otherwise, over cache and new tokens: its shape checked by backbones.masks.decoder_mask, its values by
+    check_mask_values at the chunk that starts the sequence."""
     if attention_mask is None or tracing():
         return
+    check_mask_values(attention_mask, name)
     if tuple(attention_mask.shape) != (batch, keys):
         raise ValueError(f"{name} must be (batch, keys) = ({batch}, {keys}), one entry per token; got shape "
                          f"{tuple(attention_mask.shape)}")
+
+
+def check_mask_values(attention_mask: torch.Tensor, name: str = "attention_mask") -> None:
+    """An HF-style mask is a tensor of 1 (a token) and 0 (padding) only, in any dtype: another value (a length,
+    a token type) would be read as a token."""
+    check_tensor(attention_mask, name, "(batch, keys) of 1 (token) and 0 (padding)")
+    if tracing() or attention_mask.dtype == torch.bool:
+        return
+    bad = (attention_mask != 0) & (attention_mask != 1)
+    if bool(bad.any()):
+        values = sorted({float(v) for v in attention_mask[bad].unique()[:5]})
+        raise ValueError(f"{name} must hold 1 (token) and 0 (padding) only; got {int(bad.sum())} other value(s), "
+                         f"{', '.join(f'{v:g}' for v in values)} (shape {tuple(attention_mask.shape)})")

@@ -35,7 +35,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from backbones.frontends.checks import check_finite
+from backbones.frontends.checks import check_finite, check_tensor
 from backbones.positions import resample_grid_positions, sincos_2d
 from backbones.precision import compute_dtype
 
@@ -97,6 +97,7 @@ class PatchEmbedding(nn.Module):
 
     def grid_for(self, pixels: torch.Tensor) -> tuple[int, int]:
         """Check pixels (B, C, H, W) and return their patch grid (gh, gw); errors name the shape."""
+        check_tensor(pixels, "pixels", "(B, C, H, W)")
         shape = tuple(pixels.shape)
         if pixels.dim() != 4:
             raise ValueError(f"pixels must be (B, C, H, W); got shape {shape}")
@@ -168,13 +169,26 @@ class SpectrogramPatchEmbedding(PatchEmbedding):
         super().__init__((num_mel_bins, num_frames), patch_size, 1, dim, **kwargs)
 
     def grid_for(self, spectrogram: torch.Tensor) -> tuple[int, int]:
-        """Check a spectrogram (B, T, F) and return its patch grid (gf, gt); errors name the shape."""
-        shape = tuple(spectrogram.shape)
+        """Check a spectrogram (B, T, F) and return its patch grid (gf, gt); errors name the shape.
+
+        F must be the configured mel bins (another filterbank is another input, not a resized one) and T
+        at most the configured frames, the positions there are (fewer resample them, as a smaller image does).
+        """
+        check_tensor(spectrogram, "spectrogram", "(B, frames, mel bins)")
+        shape, (bins, frames) = tuple(spectrogram.shape), self.image_size
         if spectrogram.dim() != 3:
             raise ValueError(f"spectrogram must be (B, frames, mel bins); got shape {shape}")
         if not spectrogram.is_floating_point():
             raise TypeError(f"spectrogram must be a floating-point tensor; got {spectrogram.dtype} "
                             f"with shape {shape}")
+        if shape[2] != bins:
+            transposed = " (it looks like (B, mel bins, frames), Whisper's layout: pass spectrogram.transpose(1, 2))" \
+                if shape[1] == bins else ""
+            raise ValueError(f"spectrogram has {shape[2]} mel bins (shape {shape}); expected (B, frames, {bins} "
+                             f"mel bins){transposed}")
+        if shape[1] > frames:
+            raise ValueError(f"spectrogram has {shape[1]} frames (shape {shape}) but the model has positions for "
+                             f"{frames}; expected at most {frames} frames (cut longer audio into pieces)")
         check_finite(spectrogram, "spectrogram")
         return self._grid((shape[2], shape[1]), "spectrogram (mel bins x frames)", f" (shape {shape})")
 

@@ -33,8 +33,8 @@ class TokenEmbedding(nn.Module):
         lookup, then add_positions."""
         return self.add_positions(self.lookup(input_ids, sparse_grad=sparse_grad), positions, token_type_ids)
 
-    def lookup(self, input_ids: torch.Tensor, *, sparse_grad: bool = False) -> torch.Tensor:
-        """input_ids (B, T) -> word embeddings (B, T, D), nothing added.
+    def lookup(self, input_ids: torch.Tensor, *, sparse_grad: bool = False, name: str = "input_ids") -> torch.Tensor:
+        """input_ids (B, T) -> word embeddings (B, T, D), nothing added (name: the argument, in errors).
 
         sparse_grad: the word embeddings' gradient leaves as a sparse tensor (the B*T looked-up rows),
         for a caller whose output head shares this matrix (tied): autograd then adds those rows into the
@@ -42,7 +42,7 @@ class TokenEmbedding(nn.Module):
         Without a dense partner the parameter's .grad would end up sparse, which AdamW rejects, so the
         default stays dense.
         """
-        check_token_ids(input_ids, self.vocab_size)
+        check_token_ids(input_ids, self.vocab_size, name)
         if sparse_grad and torch.is_grad_enabled() and self.tokens.weight.requires_grad \
                 and not torch.compiler.is_compiling():
             return F.embedding(input_ids, self.tokens.weight, self.tokens.padding_idx, sparse=True)  # (B, T, D)
@@ -64,11 +64,11 @@ class TokenEmbedding(nn.Module):
         return apply_dropout(x, self.drop)
 
 
-def check_token_ids(input_ids: torch.Tensor, vocab_size: int) -> None:
+def check_token_ids(input_ids: torch.Tensor, vocab_size: int, name: str = "input_ids") -> None:
     if tracing():
         return  # a compiled decoding step feeds back tokens it chose itself (the prompt was checked eagerly)
-    check_token_layout(input_ids)
+    check_token_layout(input_ids, name)
     low, high = (int(v) for v in torch.aminmax(input_ids))  # one pass, one sync
     if low < 0 or high >= vocab_size:
-        raise ValueError(f"input_ids must lie in [0, {vocab_size}) (the vocabulary size); got values in "
+        raise ValueError(f"{name} must lie in [0, {vocab_size}) (the vocabulary size); got values in "
                          f"[{low}, {high}]")
