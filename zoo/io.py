@@ -19,6 +19,7 @@ The training checkpoint format built on these lives in zoo/training/checkpoint.p
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import tempfile
@@ -38,6 +39,7 @@ __all__ = [
     "atomic_write_text",
     "atomic_torch_save",
     "load_torch_checkpoint",
+    "read_json",
     "check_state_dict",
     "loading",
 ]
@@ -146,6 +148,27 @@ def load_torch_checkpoint(path: str | os.PathLike[str], map_location: Any = "cpu
             f"[{type(error).__name__}: {detail}]. "
             "The file was left in place; move or delete it to start afresh."
         ) from error
+
+
+def read_json(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A JSON object file (config.json, a safetensors index, generation_config.json) as a dict.
+
+    A file that is not JSON, or whose top level is not an object, is a CorruptCheckpointError naming it,
+    the line and column and what was wrong; a missing one is the caller's to check.
+    """
+    path = Path(path)
+    try:
+        value = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise CorruptCheckpointError(f"{str(path)!r} is not valid JSON: byte {error.start} is not UTF-8 "
+                                     "text") from None
+    except json.JSONDecodeError as error:
+        raise CorruptCheckpointError(f"{str(path)!r} is not valid JSON: {error.msg} at line {error.lineno} column "
+                                     f"{error.colno}") from None
+    if not isinstance(value, dict):
+        raise CorruptCheckpointError(f"{str(path)!r} is not a config: expected a JSON object, got a "
+                                     f"{'list' if isinstance(value, list) else type(value).__name__}")
+    return value
 
 
 def check_state_dict(

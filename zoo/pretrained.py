@@ -20,7 +20,7 @@ from safetensors.torch import load_file, save
 from torch import nn
 
 from backbones.transformer import set_grad_checkpointing
-from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict
+from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict, read_json
 from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
@@ -104,10 +104,10 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
         if not path.is_file():
             raise FileNotFoundError(f"{str(path)!r} not found: load_pretrained expects a directory with "
                                     f"{CONFIG_NAME} and {WEIGHTS_NAME} (written by save_pretrained)")
+    saved = read_json(config_path)
     try:
-        saved = json.loads(config_path.read_text())
         config = config_from_dict(saved["family"], saved["config"])
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
+    except (KeyError, TypeError) as error:
         raise CorruptCheckpointError(f"{str(config_path)!r} is not a zoo config ({error})") from error
     state, metadata = read_safetensors(weights_path)
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():

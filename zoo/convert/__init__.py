@@ -10,7 +10,6 @@ pytorch_model.bin) and returns our model with the same weights.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from torch import nn
@@ -19,7 +18,7 @@ from zoo.convert.ct2_whisper import from_ct2
 from zoo.convert.hf import from_hf
 from zoo.convert.openai_whisper import from_whisper
 from zoo.convert.timm_vit import from_timm
-from zoo.io import CorruptCheckpointError
+from zoo.io import read_json
 from zoo.pretrained import CONFIG_NAME, load_pretrained
 
 __all__ = ["from_ct2", "from_hf", "from_timm", "from_whisper", "load_directory"]
@@ -34,10 +33,6 @@ def load_directory(directory: str | Path) -> nn.Module:
     if not config_path.is_file():
         raise FileNotFoundError(f"{str(config_path)!r} not found: expected a save_pretrained, HF or CTranslate2 "
                                 "model directory")
-    try:
-        ours = "family" in json.loads(config_path.read_text())
-    except json.JSONDecodeError as error:
-        raise CorruptCheckpointError(f"{str(config_path)!r} is not valid JSON ({error})") from error
-    if ours:
+    if "family" in read_json(config_path):
         return load_pretrained(directory)
     return from_hf(directory)

@@ -19,7 +19,6 @@ the token embedding (the tied output).
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ import torch
 from zoo.convert.common import UnsupportedConfigError, build_converted, rename_all
 from zoo.convert.ct2_file import read_ct2_file
 from zoo.convert.hf_whisper import tokenizer_for
-from zoo.io import CorruptCheckpointError
+from zoo.io import CorruptCheckpointError, read_json
 from zoo.whisper import Whisper, WhisperConfig
 
 SPEC = "WhisperSpec"
@@ -128,10 +127,7 @@ def from_ct2(directory: str | Path) -> Whisper:
         raise UnsupportedConfigError(f"{str(weights)!r} holds a CTranslate2 {checkpoint.spec or 'unnamed'} model; "
                                      f"from_ct2 reads Whisper ({SPEC})")
     meta_path = directory / "config.json"
-    try:
-        meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
-    except json.JSONDecodeError as error:
-        raise CorruptCheckpointError(f"{str(meta_path)!r} is not valid JSON ({error})") from None
+    meta = read_json(meta_path) if meta_path.is_file() else {}
     projection = checkpoint.variables.get("decoder/projection/weight")  # an alias when tied, as always
     if projection is not None and not torch.equal(projection, checkpoint.variables["decoder/embeddings/weight"]):
         raise UnsupportedConfigError(f"{str(weights)!r}: decoder/projection/weight differs from "

@@ -1,7 +1,6 @@
 """Read HF checkpoints (instances or directories) and dispatch on `model_type`."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,7 @@ from torch import nn
 
 from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_vit, hf_whisper
 from zoo.convert.common import UnsupportedConfigError, build_converted
-from zoo.io import load_torch_checkpoint
+from zoo.io import CorruptCheckpointError, load_torch_checkpoint, read_json
 from zoo.pretrained import read_safetensors
 
 
@@ -18,19 +17,32 @@ def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Te
     config_path = directory / "config.json"
     if not config_path.is_file():
         raise FileNotFoundError(f"{str(directory)!r} is not an HF model directory: no config.json")
-    cfg = json.loads(config_path.read_text())
+    cfg = read_json(config_path)
     if (directory / "model.safetensors").is_file():
         return cfg, read_safetensors(directory / "model.safetensors")[0]
     index = directory / "model.safetensors.index.json"
     if index.is_file():
         state = {}
-        for shard in sorted(set(json.loads(index.read_text())["weight_map"].values())):
+        for shard in _shards(index):
             state.update(read_safetensors(directory / shard)[0])
         return cfg, state
     if (directory / "pytorch_model.bin").is_file():
         return cfg, load_torch_checkpoint(directory / "pytorch_model.bin")
     raise FileNotFoundError(f"{str(directory)!r} has no weights: expected model.safetensors, "
                             "model.safetensors.index.json or pytorch_model.bin")
+
+
+def _shards(index: Path) -> list[str]:
+    """The shard files a model.safetensors.index.json names (its weight_map: tensor name -> file), each present."""
+    weight_map = read_json(index).get("weight_map")
+    if not isinstance(weight_map, dict) or not all(isinstance(f, str) for f in weight_map.values()):
+        raise CorruptCheckpointError(f"{str(index)!r} has no \"weight_map\" of tensor names to shard files "
+                                     f"(got {type(weight_map).__name__}): expected a safetensors index")
+    shards = sorted(set(weight_map.values()))
+    for shard in shards:
+        if not (index.parent / shard).is_file():
+            raise FileNotFoundError(f"{str(index)!r} names the shard {shard!r}, which is not in {str(index.parent)!r}")
+    return shards
 
 
 # HF model_type -> module with config_from_hf(cfg, state) -> our config and

@@ -15,7 +15,6 @@ goes the other way.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from data.whisper_tokenizer import WhisperTokenizer, load_whisper_tokenizer
 from zoo.convert.common import UnsupportedConfigError, export_state_dict, hf_activation, rename_all, require
 from zoo.convert.openai_whisper import stacks_key_map
 from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
-from zoo.io import CorruptCheckpointError
+from zoo.io import read_json
 from zoo.whisper import WhisperConfig
 
 _PREFIX = "model."  # WhisperForConditionalGeneration wraps a WhisperModel named `model`
@@ -139,10 +138,7 @@ def _alignment_heads(obj: Any) -> list:
     path = Path(obj) / "generation_config.json"
     if not path.is_file():
         return []
-    try:
-        return json.loads(path.read_text()).get("alignment_heads") or []
-    except json.JSONDecodeError as error:
-        raise CorruptCheckpointError(f"{str(path)!r} is not valid JSON ({error})") from None
+    return read_json(path).get("alignment_heads") or []
 
 
 def attach_extras(model: nn.Module, obj: Any) -> nn.Module:
