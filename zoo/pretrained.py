@@ -105,15 +105,15 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
             raise FileNotFoundError(f"{str(path)!r} not found: load_pretrained expects a directory with "
                                     f"{CONFIG_NAME} and {WEIGHTS_NAME} (written by save_pretrained)")
     saved = read_json(config_path)
-    try:
-        config = config_from_dict(saved["family"], saved["config"])
-    except (KeyError, TypeError) as error:
-        raise CorruptCheckpointError(f"{str(config_path)!r} is not a zoo config ({error})") from error
+    if not {"family", "config"} <= set(saved):
+        raise CorruptCheckpointError(f"{str(config_path)!r} is not a zoo config: expected the keys 'family' and "
+                                     f"'config' (save_pretrained writes them), found {sorted(saved)}")
+    config = config_from_dict(saved["family"], saved["config"], repr(str(config_path)))
     state, metadata = read_safetensors(weights_path)
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():
         if name in state:
             state[alias] = state[name]
-    model = build_model(config)
+    model = build_model(config, repr(str(config_path)))
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)

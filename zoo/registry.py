@@ -7,6 +7,11 @@
 the overrides and builds the family's model. Families register once with
 `register_family(config_cls, model_cls)`, which also lets `load_pretrained`
 rebuild a model from the config saved beside its weights.
+
+Every config is checked here before a model is built, whatever made it (a preset and its overrides, a saved
+config.json, a converter): each field against its dataclass annotation, the sizes against their ranges, and
+the bytes the model would take against the machine's memory. A saved config.json must name every field but
+those the config class lists in `optional_fields`.
 """
 from __future__ import annotations
 
@@ -14,7 +19,10 @@ import dataclasses
 import fnmatch
 import math
 import os
-from typing import Any, Callable
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Callable, Union
 
 import torch
 from torch import nn
@@ -54,26 +62,30 @@ def _preset(name: str) -> Any:
 
 
 def config_with(config: Any, **overrides: Any) -> Any:
-    fields = {f.name for f in dataclasses.fields(config)}
-    unknown = sorted(set(overrides) - fields)
-    if unknown:
-        raise ValueError(f"{type(config).__name__} has no field(s) {unknown}; fields are {sorted(fields)}")
+    check_values(type(config), overrides, type(config).__name__)
     return dataclasses.replace(config, **overrides)
+
+
+class ConfigError(ValueError):
+    """A config field that is unknown, missing, of the wrong type or out of range; the message names it."""
 
 
 class ModelTooLargeError(ValueError):
     """A config asks for more parameters than this machine can hold; nothing was allocated."""
 
 
-def build_model(config: Any) -> nn.Module:
-    """The family's model for `config`, after the config is checked: no negative or non-finite sizes, and
-    (unless the default device is meta, where nothing is allocated) a model that fits in memory: it is first
-    built on the meta device and its bytes counted, so an absurd config.json costs nothing."""
+def build_model(config: Any, source: str | None = None) -> nn.Module:
+    """The family's model for `config`, after the config is checked: every field of its annotated type, no
+    negative or non-finite sizes, and (unless the default device is meta, where nothing is allocated) a model
+    that fits in memory: it is first built on the meta device and its bytes counted, so an absurd config.json
+    costs nothing. `source` (the file the config came from) starts a ConfigError's message."""
     family = getattr(config, "family", None)
     if family not in _FAMILIES:
         raise ValueError(f"no model family {family!r} is registered; families: {list_families()}")
     model_cls = _FAMILIES[family][1]
-    check_sizes(config)
+    where = f"{source}: {type(config).__name__}" if source else type(config).__name__
+    check_values(type(config), {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}, where)
+    check_sizes(config, where)
     if torch.get_default_device().type != "meta":
         with torch.device("meta"):
             probe = model_cls(config)
@@ -89,6 +101,73 @@ SIZE_SUFFIXES = ("dim", "depth", "heads", "hidden", "size", "ctx", "positions", 
 POSITIVE_SUFFIXES = ("dim", "heads", "patch_size", "vocab_size")
 
 
+def _union_members(annotation: Any) -> tuple | None:
+    """The members of a union annotation (`int | None`), None for any other."""
+    return typing.get_args(annotation) if typing.get_origin(annotation) in (Union, types.UnionType) else None
+
+
+def _type_name(annotation: Any) -> str:
+    if (members := _union_members(annotation)) is not None:
+        return " | ".join(map(_type_name, members))
+    if annotation is type(None):
+        return "None"
+    return annotation.__name__ if isinstance(annotation, type) else str(annotation)
+
+
+def _fits(value: Any, annotation: Any) -> bool:
+    """Whether `value` is of the annotated type as JSON gives it: a list for a tuple, an int for a float (as
+    Python's numeric tower has it), a dict or an instance for a nested config; a bool is never an int here."""
+    if (members := _union_members(annotation)) is not None:
+        return any(_fits(value, member) for member in members)
+    if typing.get_origin(annotation) is tuple:
+        args = typing.get_args(annotation)
+        if not isinstance(value, (list, tuple)):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_fits, value, args))
+    if annotation is Any:
+        return True
+    if annotation is type(None):
+        return value is None
+    if isinstance(value, bool) or annotation is bool:
+        return isinstance(value, bool) and annotation is bool
+    if annotation is float:
+        return isinstance(value, (int, float))
+    if dataclasses.is_dataclass(annotation):
+        return isinstance(value, (annotation, dict))
+    return isinstance(value, annotation)
+
+
+def _nested_config(annotation: Any) -> type | None:
+    """The config dataclass an annotation names (LlavaConfig.text: LlamaConfig; vision: ClipVisionConfig | None)."""
+    return next((m for m in _union_members(annotation) or (annotation,) if dataclasses.is_dataclass(m)), None)
+
+
+def check_values(config_cls: type, values: Mapping[str, Any], where: str, *, complete: bool = False) -> None:
+    """ConfigError for the first field of `values` that `config_cls` does not have or whose value is not of its
+    annotated type, and (complete: a whole config read from a file) for the fields it lacks, bar the class's
+    `optional_fields`. `where` (the class, after the file it came from) starts the message; nested configs,
+    given as dicts or instances, are checked the same way."""
+    fields = [f.name for f in dataclasses.fields(config_cls)]
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise ConfigError(f"{where} has no field(s) {unknown}; fields are {sorted(fields)}")
+    missing = [name for name in fields if name not in values and name not in getattr(config_cls, "optional_fields", ())]
+    if complete and missing:
+        raise ConfigError(f"{where} is missing field(s) {missing}: a saved config names every architecture field "
+                          "(a default would build another shape than the weights')")
+    hints = typing.get_type_hints(config_cls)
+    for name, value in values.items():
+        nested = _nested_config(hints[name])
+        if nested is not None and isinstance(value, (dict, nested)):
+            given = value if isinstance(value, dict) else {f.name: getattr(value, f.name)
+                                                            for f in dataclasses.fields(value)}
+            check_values(nested, given, f"{where}.{name}", complete=complete and isinstance(value, dict))
+        elif not _fits(value, hints[name]):
+            raise ConfigError(f"{where}.{name}={value!r} ({type(value).__name__}): expected {_type_name(hints[name])}")
+
+
 def check_sizes(config: Any, prefix: str = "") -> None:
     """ValueError naming the field for a negative (or, where it must be positive, zero) size, or a
     non-finite float, anywhere in `config` (nested configs included: LLaVA's text and vision)."""
@@ -100,9 +179,9 @@ def check_sizes(config: Any, prefix: str = "") -> None:
         elif isinstance(value, int) and not isinstance(value, bool) and f.name.endswith(SIZE_SUFFIXES):
             least = 1 if f.name.endswith(POSITIVE_SUFFIXES) else 0
             if value < least:
-                raise ValueError(f"{name}.{f.name}={value}: expected a size >= {least}")
+                raise ConfigError(f"{name}.{f.name}={value}: expected a size >= {least}")
         elif isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{name}.{f.name}={value}: expected a finite number")
+            raise ConfigError(f"{name}.{f.name}={value}: expected a finite number")
 
 
 def model_bytes(model: nn.Module) -> int:
@@ -128,14 +207,17 @@ def check_fits(config: Any, nbytes: int) -> None:
             "overrides the limit; build it under `with torch.device('meta')` to inspect it); nothing was allocated")
 
 
-def config_from_dict(family: str, values: dict[str, Any]) -> Any:
+def config_from_dict(family: str, values: dict[str, Any], source: str | None = None) -> Any:
+    """The family's config from a saved dict (dataclasses.asdict's), every field checked first: none unknown,
+    none missing (but `optional_fields`), each of its type. `source` (the file) starts a ConfigError's message."""
     if family not in _FAMILIES:
         raise ValueError(f"no model family {family!r} is registered; families: {list_families()}")
     config_cls = _FAMILIES[family][0]
-    fields = {f.name for f in dataclasses.fields(config_cls)}
-    unknown = sorted(set(values) - fields)
-    if unknown:
-        raise ValueError(f"config for family {family!r} has unknown field(s) {unknown}")
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"{source + ': ' if source else ''}the {family} config is a {type(values).__name__}; "
+                          "expected a JSON object of its fields")
+    check_values(config_cls, values, f"{source}: {config_cls.__name__}" if source else config_cls.__name__,
+                 complete=True)
     return config_cls(**values)
 
 

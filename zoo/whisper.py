@@ -59,6 +59,9 @@ class WhisperConfig:
     # openai-whisper's `alignment_heads` | generation_config.json `alignment_heads`; () where the checkpoint
     # names none
     alignment_heads: tuple[tuple[int, int], ...] = ()
+    # Fields a saved config.json may lack (zoo.registry.config_from_dict): added after the first release, their
+    # defaults give the model saved before them. alignment_heads: none, the word timestamps' heads are unknown.
+    optional_fields: ClassVar[tuple[str, ...]] = ("alignment_heads",)
 
     def __post_init__(self):
         pairs = tuple(tuple(int(i) for i in pair) for pair in self.alignment_heads)  # JSON gives lists

@@ -12,11 +12,12 @@ from safetensors.torch import save_file
 import zoo
 from zoo.convert import load_directory
 from zoo.io import CorruptCheckpointError
+from zoo.registry import ConfigError, config_from_dict, list_families
 
 
 def saved(tmp_path, name="gpt_tiny", **overrides):
     """A tiny saved model directory and its config.json's content."""
-    directory = zoo.create_model(name, depth=1, **overrides).save_pretrained(tmp_path / name)
+    directory = zoo.create_model(name, **overrides).save_pretrained(tmp_path / name)
     return directory, json.loads((directory / "config.json").read_text())
 
 
@@ -59,3 +60,75 @@ def test_malformed_hf_config_and_safetensors_index_name_the_file(tmp_path):
     index.write_text('{"weight_map": {"wte.weight": "model-00001-of-00002.safetensors"}}')
     with pytest.raises(FileNotFoundError, match=r"index\.json' names the shard 'model-00001-of-00002\.safetensors'"):
         zoo.from_hf(sharded)
+
+
+# ----------------------------------------------------------------------------- a field of the wrong type
+
+def _first_preset(family):
+    return next(name for name in zoo.list_models() if zoo.model_info(name)["family"] == family)
+
+
+@pytest.mark.parametrize("family", list_families())
+def test_every_family_names_a_field_of_the_wrong_type(family):
+    """One check, driven by the dataclass field types, for every family's config (nested ones included)."""
+    values = zoo.model_info(_first_preset(family))["config"]
+    cls = type(config_from_dict(family, values)).__name__
+    for field, value in values.items():
+        wrong = 3 if isinstance(value, str) else "2"
+        with pytest.raises(ConfigError, match=rf"^{cls}\.{field}=.* \((int|str)\): expected "):
+            config_from_dict(family, {**values, field: wrong})
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("depth", "1", r"GPTConfig\.depth='1' \(str\): expected int$"),
+    ("dim", 64.5, r"GPTConfig\.dim=64\.5 \(float\): expected int$"),
+    ("depth", True, r"GPTConfig\.depth=True \(bool\): expected int$"),
+    ("tie_embeddings", 1, r"GPTConfig\.tie_embeddings=1 \(int\): expected bool$"),
+    ("norm_eps", "1e-5", r"GPTConfig\.norm_eps='1e-5' \(str\): expected float$"),
+    ("act", None, r"GPTConfig\.act=None \(NoneType\): expected str$")])
+def test_saved_config_of_the_wrong_type_names_file_field_value_and_type(tmp_path, field, value, expected):
+    directory, config = saved(tmp_path)
+    config["config"][field] = value
+    (directory / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ConfigError, match=rf"^'{directory / 'config.json'}': {expected}"):
+        zoo.load_pretrained(directory)
+
+
+def test_wrong_types_in_nested_configs_overrides_and_converted_configs(tmp_path):
+    directory, config = saved(tmp_path, "llava_tiny")
+    config["config"]["text"]["dim"] = 12.5
+    (directory / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ConfigError, match=r"LlavaConfig\.text\.dim=12\.5 \(float\): expected int$"):
+        zoo.load_pretrained(directory)
+    with pytest.raises(ConfigError, match=r"^WhisperConfig\.alignment_heads=\[\['a', 1\]\] \(list\): expected "
+                                          r"tuple\[tuple\[int, int\], \.\.\.\]$"):
+        zoo.create_model("whisper_tiny", alignment_heads=[["a", 1]])
+    with pytest.raises(ConfigError, match=r"^GPTConfig\.depth='2' \(str\): expected int$"):
+        zoo.create_model("gpt_tiny", depth="2")
+    hf = hf_gpt2_directory(tmp_path / "hf", n_embd=32.0)
+    with pytest.raises(ConfigError, match=rf"^{hf}: GPTConfig\.dim=32\.0 \(float\): expected int$"):
+        zoo.from_hf(hf)
+    assert zoo.create_model("gpt_tiny", depth=1, norm_eps=1).config.norm_eps == 1  # an int is a float, as in JSON
+
+
+# ----------------------------------------------------------------------------- a missing field
+
+def test_saved_config_missing_an_architecture_field_names_it(tmp_path):
+    directory, config = saved(tmp_path)
+    del config["config"]["dim"], config["config"]["num_heads"]
+    (directory / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ConfigError, match=r"config\.json': GPTConfig is missing field\(s\) \['dim', 'num_heads'\]"):
+        zoo.load_pretrained(directory)
+    directory, config = saved(tmp_path, "llava_tiny")
+    del config["config"]["vision"]["patch_size"]
+    (directory / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ConfigError, match=r"LlavaConfig\.vision is missing field\(s\) \['patch_size'\]"):
+        load_directory(directory)
+
+
+def test_fields_added_later_with_their_old_behaviour_may_be_missing(tmp_path):
+    """A Whisper saved before alignment_heads existed loads with none, as it did then."""
+    directory, config = saved(tmp_path, "whisper_tiny", text_depth=1, audio_depth=1, alignment_heads=((0, 1),))
+    del config["config"]["alignment_heads"]
+    (directory / "config.json").write_text(json.dumps(config))
+    assert zoo.load_pretrained(directory).config.alignment_heads == ()

@@ -235,5 +235,5 @@ def test_bad_feature_config_is_named():
     with pytest.raises(ValueError, match=r"vision_feature_select_strategy must be one of \('default', 'full'\), "
                                          "got 'cls'"):
         zoo.create_model("clip_vit_tiny_patch8_32", vision_feature_select_strategy="cls")
-    with pytest.raises(ValueError, match=r"vision_feature_layer must be an int .* got \[-2, -1\]"):
+    with pytest.raises(ValueError, match=r"vision_feature_layer=\[-2, -1\] \(list\): expected int"):
         zoo.create_model("clip_vit_tiny_patch8_32", vision_feature_layer=[-2, -1])

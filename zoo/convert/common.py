@@ -116,7 +116,7 @@ def build_converted(config: Any, state: dict[str, torch.Tensor], source: str) ->
     """Build our model for `config` and load the converted `state` into it, in eval mode. Tied aliases
     (LM head = token embedding) absent from `state` are filled from the tensor they share; then every
     missing, unexpected or reshaped tensor is listed (CheckpointMismatchError) before anything loads."""
-    model = build_model(config)
+    model = build_model(config, source)
     state = dict(state)
     for alias, name in model.tied_parameters().items():
         if alias not in state and name in state:
