@@ -14,11 +14,13 @@ ViT's image size, Whisper's mel frames, AST's frames); --seq-len sets only the t
 the token axis are dynamic; an axis the model's code would fix while tracing is exported static and said so
 in export.json.
 
-The program is traced at --batch-size x --seq-len (at least 2 each: torch.export specialises a size-1 axis)
-and checked, the .pt2 loaded back and the ONNX file in onnxruntime (where it is installed), on the traced
-inputs and at two other shapes along the dynamic axes: max abs difference from eager at most --atol.
-Attention runs on --attention (sdpa exports; xformers does not). Writes into --out: model.pt2
-(torch.export.load reads it), model.onnx, export.json (inputs and their axes, checks, differences, versions).
+The program is traced at --batch-size x --seq-len (at least 2 each: torch.export specialises a size-1 axis;
+--seq-len at most the model's positions, and for LLaVA at least its image's placeholders + 1) and checked, the
+.pt2 loaded back and the ONNX file in onnxruntime (where it is installed), on the traced inputs and at two other
+shapes along the dynamic axes (new draws of the images and audio): max abs difference from eager at most
+--atol, over outputs that must be finite on both sides. Attention runs on --attention (sdpa exports; xformers
+does not). Writes into --out (checked before the model loads): model.pt2 (torch.export.load reads it),
+model.onnx, export.json (inputs and their axes, checks, differences, versions).
 """
 from __future__ import annotations
 
@@ -33,10 +35,12 @@ from torch.export import Dim
 
 from backbones.attention import set_attention_backend
 from zoo.cli.common import UsageError, add_runtime_arguments, apply_threads, parser, place
-from zoo.cli.models import load_model
+from zoo.cli.models import load_model, model_kind
+from zoo.cli.outputs import output_dir
 from zoo.io import atomic_write_text
 
 FORMATS = ("pt2", "onnx")
+SEQ_LEN = 8  # the token inputs' traced length unless told (or the model's shortest, if longer)
 ONNX_NAMES = {"pixels": "pixel_values", "mel": "input_features", "spectrogram": "input_values"}  # ours -> HF's
 TOKEN_INPUTS = ("input_ids", "attention_mask", "position_ids", "decoder_input_ids")
 
@@ -47,16 +51,18 @@ def parse_args(argv=None):
     p.add_argument("--out", required=True, type=Path, help="directory for model.pt2, model.onnx, export.json")
     p.add_argument("--format", choices=[*FORMATS, "both"], default="both")
     p.add_argument("--batch-size", type=int, default=2, help="the traced batch (at least 2)")
-    p.add_argument("--seq-len", type=int, default=8,
-                   help="the traced token inputs' length (at least 2; LLaVA: at least its image's placeholders + 1)")
+    p.add_argument("--seq-len", type=int, default=None,
+                   help=f"the traced token inputs' length, 2 to the model's positions (LLaVA: at least its image's "
+                        f"placeholders + 1); default {SEQ_LEN}, or the model's shortest if longer")
     p.add_argument("--attention", default="sdpa", choices=["sdpa", "math"], help="attention backend to export")
     p.add_argument("--atol", type=float, default=1e-4, help="largest max-abs difference from eager accepted")
     p.add_argument("--seed", type=int, default=0)
     add_runtime_arguments(p)
     args = p.parse_args(argv)
-    if args.batch_size < 2 or args.seq_len < 2:
-        p.error(f"--batch-size and --seq-len must be at least 2 (torch.export fixes a size-1 axis); got "
-                f"{args.batch_size} and {args.seq_len}")
+    try:
+        check_sizes(args.batch_size, args.seq_len, names=("--batch-size", "--seq-len"))  # before the model loads
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     return args
 
 
@@ -84,15 +90,43 @@ def min_seq_len(model: nn.Module) -> int:
     return max(2, getattr(model, "min_seq_len", 1))
 
 
+def max_seq_len(model: nn.Module) -> int:
+    """The longest token inputs: the model's positions (a BERT keeps them in its config)."""
+    return getattr(model, "max_positions", None) or model.config.max_positions
+
+
+def check_sizes(batch_size: int, seq_len: int | None, model: nn.Module | None = None,
+                names: tuple[str, str] = ("batch_size", "seq_len")) -> int:
+    """The traced token length: seq_len, or SEQ_LEN (the model's shortest if longer) for None. A ValueError
+    names a size below 2 (torch.export fixes a size-1 axis), and, given a model with token inputs, a seq_len
+    below its shortest or above its positions."""
+    for name, value in zip(names, (batch_size, seq_len)):
+        if value is not None and value < 2:
+            raise ValueError(f"{name} {value}: expected at least 2 (torch.export would fix a size-1 axis)")
+    if model is None or not takes_tokens(model):
+        return SEQ_LEN if seq_len is None else seq_len
+    shortest, longest = min_seq_len(model), max_seq_len(model)
+    if seq_len is None:
+        return max(SEQ_LEN, shortest)
+    if seq_len < shortest:
+        raise ValueError(f"{names[1]} {seq_len}: expected at least {shortest}, the {type(model).__name__}'s "
+                         "shortest token input")
+    if seq_len > longest:
+        raise ValueError(f"{names[1]} {seq_len}: expected at most the {type(model).__name__}'s {longest} positions")
+    return seq_len
+
+
 def example_inputs(model: nn.Module, batch_size: int, seq_len: int, seed: int = 0) -> dict[str, torch.Tensor]:
-    """The exported inputs, by their exported names: token inputs of seq_len (at least the model's shortest),
-    the others at their config's size."""
+    """The exported inputs, by their exported names: token inputs of seq_len, the others (images, log-mels,
+    spectrograms) at their config's size, drawn from `seed` (token ids: where the model draws them from
+    torch's global seed)."""
     torch.manual_seed(seed)
     tokens = takes_tokens(model)
-    seq_len = max(seq_len, min_seq_len(model))
     example = model.example_inputs(batch_size=batch_size, seq_len=seq_len) if tokens else \
         model.example_inputs(batch_size=batch_size)  # a ViT's seq_len would resize the image: never
-    inputs = {ONNX_NAMES.get(k, k): v for k, v in example.items()}
+    generator = torch.Generator().manual_seed(seed)  # example_inputs draws its images from a fixed seed
+    inputs = {ONNX_NAMES.get(k, k): v if k in TOKEN_INPUTS else torch.randn(v.shape, generator=generator)
+              for k, v in example.items()}
     if "input_ids" in inputs and "positions" in inspect.signature(model.forward).parameters:
         inputs["position_ids"] = torch.arange(seq_len).expand(batch_size, seq_len)  # (B, T)
     weight = next(model.parameters())
@@ -137,19 +171,28 @@ def trace(wrapped: Named, inputs: dict) -> tuple[torch.export.ExportedProgram, t
     raise AssertionError("unreachable")
 
 
-def check_shapes(batch_size: int, seq_len: int, axes: tuple[str, ...], min_len: int) -> list[tuple[int, int]]:
-    """Two (batch, seq) pairs other than the traced one, along the dynamic axes: one larger, one smaller."""
+def check_shapes(model: nn.Module, batch_size: int, seq_len: int, axes: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Two (batch, seq) pairs other than the traced one, along the dynamic axes: one larger, one smaller (the
+    sequence within the model's shortest and longest)."""
     bigger_b, smaller_b = (batch_size + 1, batch_size - 1) if "batch" in axes else (batch_size, batch_size)
     if "sequence" in axes:
-        bigger_t, smaller_t = seq_len + 3, seq_len - 3 if seq_len - 3 >= min_len else seq_len + 1
+        longest = max_seq_len(model)
+        bigger_t = min(seq_len + 3, longest)
+        smaller_t = seq_len - 3 if seq_len - 3 >= min_seq_len(model) else min(seq_len + 1, longest)
     else:
         bigger_t = smaller_t = seq_len
     return [pair for pair in [(bigger_b, bigger_t), (smaller_b, smaller_t)] if pair != (batch_size, seq_len)]
 
 
 def max_diff(got: torch.Tensor, want: torch.Tensor) -> float:
+    """The largest |export - eager|; a RuntimeError for another shape, or for a NaN or inf on either side
+    (a NaN compares as no difference)."""
     if tuple(got.shape) != tuple(want.shape):
         raise RuntimeError(f"the export gives shape {tuple(got.shape)}, eager {tuple(want.shape)}")
+    for side, output in (("eager", want), ("the export", got)):
+        if not torch.isfinite(output).all():
+            raise RuntimeError(f"{side} gives non-finite logits (NaN or inf) at shape {tuple(output.shape)}: "
+                               "expected finite ones to compare the export against eager")
     return float((got.float() - want.float()).abs().max())
 
 
@@ -201,18 +244,18 @@ def name_axes(path: Path, inputs: dict[str, torch.Tensor]) -> None:
     onnx.save(model, str(path))
 
 
-def export(model: nn.Module, out: Path, formats: tuple[str, ...] = FORMATS, batch_size: int = 2, seq_len: int = 8,
-           attention: str = "sdpa", atol: float = 1e-4, seed: int = 0) -> dict[str, Any]:
+def export(model: nn.Module, out: Path, formats: tuple[str, ...] = FORMATS, batch_size: int = 2,
+           seq_len: int | None = None, attention: str = "sdpa", atol: float = 1e-4, seed: int = 0) -> dict[str, Any]:
     """Export `model` in each format into `out` and check each against eager (module docstring); returns (and
-    writes) export.json's content. RuntimeError when an export differs from eager by more than atol."""
+    writes) export.json's content. ValueError for sizes check_sizes refuses; RuntimeError when an export
+    differs from eager by more than atol, or either gives a NaN or inf."""
+    seq_len = check_sizes(batch_size, seq_len, model)
     model = model.eval()
     set_attention_backend(model, attention)
-    min_len = min_seq_len(model)
-    seq_len = max(seq_len, min_len)
     wrapped = named_model(model)
     inputs = example_inputs(model, batch_size, seq_len, seed)
     program, axes, notes = trace(wrapped, inputs)
-    shapes = check_shapes(batch_size, seq_len, axes, min_len)
+    shapes = check_shapes(model, batch_size, seq_len, axes)
     checks = [inputs] + [example_inputs(model, b, t, seed + 1 + i) for i, (b, t) in enumerate(shapes)]
     out.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {
@@ -234,18 +277,24 @@ def export(model: nn.Module, out: Path, formats: tuple[str, ...] = FORMATS, batc
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    formats = FORMATS if args.format == "both" else (args.format,)
+    model_kind(args.model)  # a --model that is not there is said before --out is made
+    output_dir(args.out, "--out", [*(f"model.{fmt}" for fmt in formats), "export.json"])
     apply_threads(args)
     model = place(load_model(args.model), args)
     if not hasattr(model, "example_inputs"):
         raise UsageError(f"--model {args.model!r}: a {type(model).__name__} has no example_inputs to trace with")
-    formats = FORMATS if args.format == "both" else (args.format,)
-    report = export(model, args.out, formats, args.batch_size, args.seq_len, args.attention, args.atol, args.seed)
+    try:
+        seq_len = check_sizes(args.batch_size, args.seq_len, model, names=("--batch-size", "--seq-len"))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    report = export(model, args.out, formats, args.batch_size, seq_len, args.attention, args.atol, args.seed)
     print(f"dynamic axes: {', '.join(report['dynamic_axes']) or 'none'}"
           + "".join(f"; {note}" for note in report["static_axes"]))
+    shapes = "; ".join(", ".join(f"{name} {shape}" for name, shape in x.items()) for x in report["checked_shapes"])
+    print(f"checked at: {shapes}")
     for fmt in formats:
         r = report[fmt]
-        shapes = " and ".join(str(list(x.values())[0]) for x in report["checked_shapes"])
-        diff = "not checked" if r["max_abs_diff"] is None else \
-            f"max abs diff {r['max_abs_diff']:.2e} vs eager, inputs of shape {shapes}"
+        diff = "not checked" if r["max_abs_diff"] is None else f"max abs diff {r['max_abs_diff']:.2e} vs eager"
         print(f"{args.out / r['file']}: {diff}")
     return 0
