@@ -7,10 +7,12 @@ import json
 
 import pytest
 import torch
+import transformers
 from safetensors.torch import save_file
 
 import zoo
 from zoo.convert import load_directory
+from zoo.convert.common import UnsupportedConfigError
 from zoo.io import CorruptCheckpointError
 from zoo.registry import ConfigError, config_from_dict, list_families
 
@@ -132,3 +134,23 @@ def test_fields_added_later_with_their_old_behaviour_may_be_missing(tmp_path):
     del config["config"]["alignment_heads"]
     (directory / "config.json").write_text(json.dumps(config))
     assert zoo.load_pretrained(directory).config.alignment_heads == ()
+
+
+# ----------------------------------------------------------------------------- an HF config without a needed field
+
+def test_hf_config_without_a_field_the_converter_needs_names_file_field_and_model_type(tmp_path):
+    hf = hf_gpt2_directory(tmp_path / "gpt2", n_embd=None)
+    with pytest.raises(UnsupportedConfigError, match=rf"^'{hf / 'config.json'}': the gpt2 config has no 'n_embd', "
+                                                     "which converting it needs$"):
+        zoo.from_hf(hf)
+    llava = transformers.LlavaConfig(
+        vision_config=transformers.CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                                                    num_attention_heads=2, image_size=32, patch_size=8),
+        text_config=transformers.LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64,
+                                             num_hidden_layers=1, num_attention_heads=2)).to_dict()
+    del llava["text_config"]["intermediate_size"]
+    (tmp_path / "llava").mkdir()
+    (tmp_path / "llava" / "config.json").write_text(json.dumps(llava))
+    save_file({"lm_head.weight": torch.zeros(64, 32)}, tmp_path / "llava" / "model.safetensors")
+    with pytest.raises(UnsupportedConfigError, match=r"the llava config has no 'text_config\.intermediate_size'"):
+        zoo.from_hf(tmp_path / "llava")

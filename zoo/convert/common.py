@@ -3,7 +3,7 @@ refusing unsupported configs, loading the converted weights."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -15,6 +15,23 @@ from zoo.registry import build_model
 
 class UnsupportedConfigError(ValueError):
     """A foreign model (HF config, timm instance) uses a feature our families do not implement."""
+
+
+class HFConfig(dict):
+    """An HF config (config.json, or an instance's config.to_dict()) whose missing keys are an
+    UnsupportedConfigError naming the file, the model type and the field: converters read a field they need as
+    cfg[key] and one with a default as cfg.get(key, default). Nested configs (LLaVA's text_config) are HFConfigs
+    too, their fields named by path."""
+
+    def __init__(self, values: Mapping[str, Any], source: str, *, model_type: str | None = None, path: str = ""):
+        self.source, self.path = source, path
+        self.model_type = model_type or values.get("model_type")
+        super().__init__({key: HFConfig(value, source, model_type=self.model_type, path=f"{path}{key}.")
+                          if isinstance(value, Mapping) else value for key, value in values.items()})
+
+    def __missing__(self, key: str) -> Any:
+        raise UnsupportedConfigError(f"{self.source}: the {self.model_type} config has no '{self.path}{key}', "
+                                     "which converting it needs")
 
 
 def require(cfg: dict[str, Any], key: str, allowed: tuple, default: Any = None) -> None:

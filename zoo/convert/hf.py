@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_vit, hf_whisper
-from zoo.convert.common import UnsupportedConfigError, build_converted
+from zoo.convert.common import HFConfig, UnsupportedConfigError, build_converted
 from zoo.io import CorruptCheckpointError, load_torch_checkpoint, read_json
 from zoo.pretrained import read_safetensors
 
@@ -56,12 +56,13 @@ def from_hf(obj: Any) -> nn.Module:
     """A transformers model instance, or a path to an HF-format directory -> our model, same weights."""
     if isinstance(obj, (str, Path)):
         cfg, state = _read_directory(Path(obj))
-        source = str(obj)
+        source, config_source = str(obj), repr(str(Path(obj) / "config.json"))
     elif isinstance(obj, nn.Module) and hasattr(obj, "config"):
         cfg, state = obj.config.to_dict(), dict(obj.state_dict())
-        source = type(obj).__name__
+        source = config_source = type(obj).__name__
     else:
         raise TypeError(f"from_hf takes a transformers model or an HF directory path, got {type(obj).__name__}")
+    cfg = HFConfig(cfg, config_source)
     model_type = cfg.get("model_type")
     if model_type not in CONVERTERS:
         raise UnsupportedConfigError(f"{source}: model_type {model_type!r} is not supported by from_hf; "
