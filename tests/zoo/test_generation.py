@@ -104,13 +104,13 @@ def test_eos_stops_and_pads_finished_rows():
 
 def test_bad_generation_input():
     model = zoo.create_model("gpt_tiny")
-    with pytest.raises(ValueError, match="non-empty"):
+    with pytest.raises(ValueError, match="input_ids is empty"):
         generate(model, torch.zeros(1, 0, dtype=torch.long), 4)
-    with pytest.raises(ValueError, match="max_new_tokens must be >= 1"):
+    with pytest.raises(ValueError, match="max_new_tokens must be an int >= 1; got 0"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 0)
     with pytest.raises(ValueError, match="exceeds the model's 256 positions"):
         generate(model, torch.zeros(1, 250, dtype=torch.long), 10)
-    with pytest.raises(ValueError, match=r"top_p must be in \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"top_p must be a number in \(0, 1\]; got 1.5"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 2, do_sample=True, top_p=1.5)
     with pytest.raises(ValueError, match="beam search and speculative decoding"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 2, num_beams=2, compile=True)

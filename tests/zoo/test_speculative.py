@@ -107,8 +107,9 @@ def test_greedy_stops_like_generate(models, draft_kind):
     prompt = torch.randint(0, 4096, (1, 4), generator=torch.Generator().manual_seed(0))
     free = generate(target, prompt, 12)
     eos, stop = int(free[0, 9]), tuple(free[0, 7:9].tolist())
+    unseen = next(i for i in range(4096) if i not in free[0].tolist())  # a second EOS id, inside the vocabulary
     cases = [dict(eos_id=eos), dict(stop_sequences=(stop,)), dict(repetition_penalty=1.5),
-             dict(eos_id=(12345, eos), repetition_penalty=1.5)]
+             dict(eos_id=(unseen, eos), repetition_penalty=1.5)]
     for options in cases:
         want = generate(target, prompt, 12, **options)
         got, _ = speculative_generate(target, drafts[draft_kind], prompt,

@@ -50,6 +50,9 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
              pixel_values: torch.Tensor | None = None, **options) -> torch.Tensor:
     """(B, T) prompt -> (B, T + new) tokens.
 
+    attention_mask (B, T): 1 for a token, 0 for padding; prompts of different lengths are padded on the left
+    (right padding is refused: each row's new tokens follow its last column).
+
     pixel_values (M, C, H, W): a vision-language model's images (LLaVA), in the order of their placeholders in
     the prompts; the model decodes bound to them (`model.bind_images`: encoded once, spliced at the prefill).
 
@@ -62,7 +65,8 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     takes images (a smaller LLaVA, making as many image tokens per image as the target) is bound to them too;
     a text-only draft sees the placeholder ids as tokens.
     """
-    config = GenerationConfig(max_new_tokens=max_new_tokens, **options)
+    config = GenerationConfig.from_options(max_new_tokens=max_new_tokens, **options)
+    check_prompt(model, input_ids, config.max_new_tokens, attention_mask)  # before any strategy reshapes them
     if pixel_values is not None:
         if not hasattr(model, "bind_images"):
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but {type(model).__name__} "

@@ -138,7 +138,8 @@ class TransformersBeams:
         return rows, _gather(candidates, chosen)[:, :, step].flatten(), stop
 
 
-def _check_beam_options(config: GenerationConfig) -> None:
+def _check_beam_options(config: GenerationConfig, vocab_size: int) -> None:
+    config.check_ids(vocab_size)
     if config.do_sample:
         raise ValueError("beam search here is deterministic: do_sample must be False with num_beams > 1")
     if config.stop_sequences:
@@ -149,7 +150,7 @@ def _check_beam_options(config: GenerationConfig) -> None:
 def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
     """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with the first EOS id."""
-    _check_beam_options(config)
+    _check_beam_options(config, model.vocab_size)
     b, k = input_ids.shape[0], config.num_beams
     prompts = input_ids.repeat_interleave(k, dim=0)  # (B*K, T) rows
     was_training = model.training

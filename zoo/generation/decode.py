@@ -64,6 +64,7 @@ def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
     Rows that have stopped (EOS or a stop sequence) keep yielding the pad id
     (the first EOS id, else 0); the stream ends when every row has stopped.
     """
+    config.check_ids(model.vocab_size)
     was_training = model.training
     model.eval()
     session = Session(model, input_ids, config.max_new_tokens, attention_mask, compile=config.compile)

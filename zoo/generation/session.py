@@ -6,8 +6,9 @@ The session owns its cache (`model.make_cache`) and hands it to every forward: t
 decoding state, so any number of sessions (a stream, a generate call, a server's requests) can run
 on one model at once, interleaved.
 
-Prompts of different lengths are left-padded; their positions skip the padding
-(for learned positions and RoPE alike) and the attention mask hides it.
+Prompts of different lengths are left-padded (right padding is refused: a row's new tokens would
+follow its padding); their positions skip the padding (for learned positions and RoPE alike) and the
+attention mask hides it.
 
 Legend: B batch, T prompt length, n fed tokens, V vocabulary.
 """
@@ -16,17 +17,37 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from backbones.frontends.checks import check_mask, check_token_layout
 from backbones.masks import positions_skipping_padding
 from zoo.generation.compiled import compiled_step
 
 
-def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int) -> None:
-    if input_ids.dim() != 2 or input_ids.shape[1] == 0:
-        raise ValueError(f"input_ids must be a non-empty (batch, tokens) prompt, got shape {tuple(input_ids.shape)}")
+def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
+                 attention_mask: torch.Tensor | None = None) -> None:
+    """A (batch, tokens) prompt that leaves room for max_new_tokens in the model's positions, and its
+    attention_mask (1 token, 0 padding), left-padded: each row's new tokens follow its last column."""
+    check_token_layout(input_ids)
     total = input_ids.shape[1] + max_new_tokens
     if total > model.max_positions:
         raise ValueError(f"prompt ({input_ids.shape[1]}) + max_new_tokens ({max_new_tokens}) = {total} exceeds "
                          f"the model's {model.max_positions} positions")
+    if attention_mask is None:
+        return
+    check_mask(attention_mask, *input_ids.shape)
+    mask = attention_mask.long()
+    after_token = (mask.cummax(-1).values > mask).any(-1)  # (B,) padding after a real token
+    problems = [("padding after a token", after_token, "left padding (0s, then 1s): a decoder continues each row "
+                 "from its last column, so pad on the left (tokenizer.padding_side = 'left')"),
+                ("no token", mask.sum(-1) == 0, "at least one 1 in each row (a prompt to continue)")]
+    for what, rows, expected in problems:
+        if bool(rows.any()):
+            row = int(rows.nonzero()[0])
+            raise ValueError(f"attention_mask row {row} has {what} ({_head(mask[row])}); expected {expected}")
+
+
+def _head(row: torch.Tensor, n: int = 12) -> str:
+    values = row.tolist()
+    return " ".join(map(str, values[:n])) + (" ..." if len(values) > n else "")
 
 
 class Session:
@@ -45,7 +66,7 @@ class Session:
 
     def __init__(self, model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
                  attention_mask: torch.Tensor | None = None, compile: bool = False):
-        check_prompt(model, input_ids, max_new_tokens)
+        check_prompt(model, input_ids, max_new_tokens, attention_mask)
         # compile: one-token steps after the prefill run through torch.compile with the cache position
         # as a tensor, so every step has the same shapes (attention spans the whole cache, masked) and
         # one compiled graph serves the session: no per-op Python. The first call compiles (~20 s).

@@ -91,6 +91,7 @@ def _check_speculative(target: nn.Module, draft: nn.Module, input_ids: torch.Ten
     if draft.vocab_size != target.vocab_size:
         raise ValueError(f"draft_model's vocabulary ({draft.vocab_size} tokens) must equal the target model's "
                          f"({target.vocab_size} tokens)")
+    config.check_ids(target.vocab_size)
     check_prompt(target, input_ids, config.max_new_tokens)
     try:
         check_prompt(draft, input_ids, config.max_new_tokens)
