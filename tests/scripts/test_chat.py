@@ -12,6 +12,7 @@ from zoo.cli import (
     chat,
     train_multimodal,  # scripts/train_multimodal.py wraps its main
 )
+from zoo.cli.common import run
 from zoo.generation import GenerationConfig
 from zoo.llava import Llava
 
@@ -92,3 +93,17 @@ def test_the_model_is_required_and_named_when_missing(tmp_path, capsys):
     assert missing.value.code == 2
     with pytest.raises(SystemExit, match="is a preset: chat needs a trained LLaVA's directory"):
         chat.main(["scene:val:0", "a question", "--model", "llava_tiny"])
+
+
+@pytest.mark.parametrize("image,words", [
+    ("broken.png", ("image ", "broken.png' cannot be read as an image", "expected a PNG, JPEG")),
+    ("missing.png", ("image ", "missing.png' is not a file",)),
+    ("scene:test", ("image 'scene:test': expected scene:SPLIT:INDEX",)),
+    ("scene:nosplit:1", ("image 'scene:nosplit:1': split must be one of",)),
+])
+def test_an_unreadable_image_is_one_line_naming_it(model_dir, tmp_path, capsys, image, words):
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"not the rest of a PNG")
+    source = image if image.startswith("scene:") else str(tmp_path / image)
+    assert run(chat.main, [source, "what colour is the circle?", "--model", str(model_dir)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and all(w in err for w in words), err

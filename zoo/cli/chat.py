@@ -30,6 +30,7 @@ from data.llava_processor import LlavaProcessor, clip_transform, load_prompt_for
 from data.scene_dataset import ShapeScenes
 from data.scenes import IMAGE_MARKER, PROMPT_FORMAT
 from data.tokenization import load_tokenizer
+from data.vision import UnreadableImageError, read_image
 from zoo.cli.common import UsageError, add_runtime_arguments, apply_threads, device_of, flag, parser, place
 from zoo.cli.models import load_model, model_kind
 from zoo.generation import GenerationConfig, Session, choose
@@ -55,15 +56,24 @@ def parse_args(argv=None):
 
 
 def load_image(source: str, size: int):
-    """A PIL image: a file, or scene:SPLIT:INDEX drawn at `size` pixels."""
+    """A PIL image: a file (fully decoded here, so a damaged one is named now), or scene:SPLIT:INDEX drawn at
+    `size` pixels. A file that is missing or cannot be read is a UsageError naming it."""
     if source.startswith("scene:"):
-        _, split, index = source.split(":")
-        return ShapeScenes(split, int(index) + 1, image_size=size).image(int(index))
-    from PIL import Image
-
+        split, _, index = source[len("scene:"):].partition(":")
+        if not index.isdigit():
+            raise UsageError(f"image {source!r}: expected scene:SPLIT:INDEX, e.g. scene:test:3")
+        try:
+            scenes = ShapeScenes(split, int(index) + 1, image_size=size)
+        except ValueError as error:  # an unknown split, named with the known ones
+            raise UsageError(f"image {source!r}: {error}") from error
+        return scenes.image(int(index))
     if not Path(source).is_file():
-        raise SystemExit(f"image {source!r} is not a file (or scene:SPLIT:INDEX)")
-    return Image.open(source)
+        raise UsageError(f"image {source!r} is not a file (or scene:SPLIT:INDEX)")
+    try:
+        return read_image(source)
+    except UnreadableImageError as error:
+        raise UsageError(f"image {source!r} cannot be read as an image ({error.__cause__}); expected a PNG, "
+                         "JPEG or other file PIL reads") from error
 
 
 class Conversation:
