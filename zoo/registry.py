@@ -15,6 +15,7 @@ those the config class lists in `optional_fields`.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import fnmatch
 import math
@@ -87,10 +88,59 @@ def build_model(config: Any, source: str | None = None) -> nn.Module:
     check_values(type(config), {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}, where)
     check_sizes(config, where)
     if torch.get_default_device().type != "meta":
-        with torch.device("meta"):
-            probe = model_cls(config)
-        check_fits(config, model_bytes(probe))
+        check_fits(config, estimated_bytes(config))
     return model_cls(config)
+
+
+# A config of more blocks than this (all stacks together) is counted from small builds instead of built whole on
+# the meta device: a block takes milliseconds to build even there, so a million of them took minutes.
+EXACT_BLOCKS = 256
+PROBE_DEPTH = 2  # the depth each deep stack is probed at (and one more): enough for a feature layer of -2
+
+
+def _depths(config: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], int]:
+    """{path: blocks} of every stack's depth field (depth, audio_depth, ...), nested configs included."""
+    found = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            found.update(_depths(value, (*path, f.name)))
+        elif f.name.endswith("depth") and isinstance(value, int):
+            found[(*path, f.name)] = value
+    return found
+
+
+def _with_depths(config: Any, depths: dict[tuple[str, ...], int]) -> Any:
+    """`config` with the depth fields at `path` set, unchecked: __post_init__ would refuse an alignment head or a
+    layer index past the probe's depth, which changes no parameter count."""
+    config = copy.copy(config)
+    for (name, *rest), depth in depths.items():
+        object.__setattr__(config, name, _with_depths(getattr(config, name), {tuple(rest): depth}) if rest else depth)
+    return config
+
+
+def estimated_bytes(config: Any) -> int:
+    """The bytes of the model `config` builds (parameters and buffers), counted on the meta device before anything
+    is allocated. A model is affine in each stack's depth, so a deep config is counted from a build with every deep
+    stack at PROBE_DEPTH blocks plus one build per stack with one block more; its constructor refusing the probe (a
+    layer index past the probe) counts the whole model instead."""
+    model_cls = _FAMILIES[config.family][1]
+
+    def count(depths: dict[tuple[str, ...], int]) -> int:
+        with torch.device("meta"):
+            return model_bytes(model_cls(_with_depths(config, depths)))
+
+    deep = {path: depth for path, depth in _depths(config).items() if depth > PROBE_DEPTH}
+    if sum(_depths(config).values()) > EXACT_BLOCKS and deep:
+        probe = dict.fromkeys(deep, PROBE_DEPTH)
+        try:
+            base = count(probe)
+            per_block = {path: count({**probe, path: PROBE_DEPTH + 1}) - base for path in deep}
+            return base + sum((depth - PROBE_DEPTH) * per_block[path] for path, depth in deep.items())
+        except ValueError:
+            pass
+    with torch.device("meta"):
+        return model_bytes(model_cls(config))
 
 
 # Integer config fields that are sizes, by how their names end: never negative; the POSITIVE ones never zero

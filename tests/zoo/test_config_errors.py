@@ -4,6 +4,7 @@ field its converter needs, and a config whose size (depth included) is more than
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import torch
@@ -11,10 +12,11 @@ import transformers
 from safetensors.torch import save_file
 
 import zoo
+from zoo import registry
 from zoo.convert import load_directory
 from zoo.convert.common import UnsupportedConfigError
 from zoo.io import CorruptCheckpointError
-from zoo.registry import ConfigError, config_from_dict, list_families
+from zoo.registry import ConfigError, ModelTooLargeError, config_from_dict, list_families, model_bytes
 
 
 def saved(tmp_path, name="gpt_tiny", **overrides):
@@ -154,3 +156,30 @@ def test_hf_config_without_a_field_the_converter_needs_names_file_field_and_mode
     save_file({"lm_head.weight": torch.zeros(64, 32)}, tmp_path / "llava" / "model.safetensors")
     with pytest.raises(UnsupportedConfigError, match=r"the llava config has no 'text_config\.intermediate_size'"):
         zoo.from_hf(tmp_path / "llava")
+
+
+# ----------------------------------------------------------------------------- depth counts toward the size guard
+
+@pytest.mark.parametrize("name, overrides", [("gpt_tiny", {"depth": 10**6}),
+                                             ("whisper_micro", {"text_depth": 10**6, "alignment_heads": ((3, 0),)}),
+                                             ("llava_tiny", {"text": {"depth": 10**6}})])
+def test_a_config_deep_enough_to_need_terabytes_is_refused_at_once(tmp_path, name, overrides):
+    """Dims that pass the guard alone, and a million blocks: refused from a count, before anything is built."""
+    directory, config = saved(tmp_path, name)
+    for field, value in overrides.items():
+        config["config"][field] = {**config["config"][field], **value} if isinstance(value, dict) else value
+    (directory / "config.json").write_text(json.dumps(config))
+    start = time.perf_counter()
+    with pytest.raises(ModelTooLargeError, match=r"asks for a model of [\d,.]+ GiB .* nothing was allocated"):
+        zoo.load_pretrained(directory)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_the_size_guard_counts_every_preset_exactly(monkeypatch):
+    """The count from a few blocks equals the model's bytes on the meta device, for every preset."""
+    monkeypatch.setattr(registry, "EXACT_BLOCKS", 0)  # count every preset from its probes
+    for name in zoo.list_models():
+        config = registry._preset(name)
+        with torch.device("meta"):
+            exact = model_bytes(zoo.create_model(name))
+        assert registry.estimated_bytes(config) == exact, name
