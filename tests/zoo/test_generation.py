@@ -106,11 +106,11 @@ def test_bad_generation_input():
     model = zoo.create_model("gpt_tiny")
     with pytest.raises(ValueError, match="input_ids is empty"):
         generate(model, torch.zeros(1, 0, dtype=torch.long), 4)
-    with pytest.raises(ValueError, match="max_new_tokens must be an int >= 1; got 0"):
+    with pytest.raises(ValueError, match="GenerationConfig.max_new_tokens=0: expected an int >= 1"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 0)
     with pytest.raises(ValueError, match="exceeds the model's 256 positions"):
         generate(model, torch.zeros(1, 250, dtype=torch.long), 10)
-    with pytest.raises(ValueError, match=r"top_p must be a number in \(0, 1\]; got 1.5"):
+    with pytest.raises(ValueError, match=r"GenerationConfig.top_p=1.5: expected a number in \(0, 1\]"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 2, do_sample=True, top_p=1.5)
     with pytest.raises(ValueError, match="beam search and speculative decoding"):
         generate(model, torch.zeros(1, 3, dtype=torch.long), 2, num_beams=2, compile=True)
