@@ -11,7 +11,8 @@ the pattern of e.g. `torch.distributed.checkpoint` and SQLite's journal.
 Loading uses `torch.load(weights_only=True)` only, never plain pickle, and
 turns the zoo of low-level errors a damaged file produces (zip reader errors,
 EOFError, unpickling errors) into one `CorruptCheckpointError` that names the
-file. The file is never deleted: it may be the only copy of a long run.
+file; a file whose pickle would run code is an `UnsafeCheckpointError`. The
+file is never deleted: it may be the only copy of a long run.
 
 The training checkpoint format built on these lives in zoo/training/checkpoint.py.
 """
@@ -35,6 +36,7 @@ __all__ = [
     "CheckpointError",
     "CorruptCheckpointError",
     "CheckpointMismatchError",
+    "UnsafeCheckpointError",
     "atomic_write",
     "atomic_write_text",
     "atomic_torch_save",
@@ -51,6 +53,10 @@ class CheckpointError(RuntimeError):
 
 class CorruptCheckpointError(CheckpointError):
     """The file exists but cannot be read back (truncated, garbage, unsafe types)."""
+
+
+class UnsafeCheckpointError(CorruptCheckpointError):
+    """The file holds pickled objects (functions, classes) that loading would call: refused, nothing run."""
 
 
 class CheckpointMismatchError(CheckpointError):
@@ -123,7 +129,8 @@ def atomic_torch_save(obj: Any, path: str | os.PathLike[str]) -> None:
 def load_torch_checkpoint(path: str | os.PathLike[str], map_location: Any = "cpu") -> Any:
     """`torch.load(path, weights_only=True)` with a clear error for damaged files.
 
-    Raises FileNotFoundError if `path` does not exist and CorruptCheckpointError
+    Raises FileNotFoundError if `path` does not exist, UnsafeCheckpointError if it
+    holds objects whose unpickling would run code, and CorruptCheckpointError
     (naming the file and its size) if it cannot be read. The file is left in place.
     """
     path = Path(path)
@@ -134,17 +141,22 @@ def load_torch_checkpoint(path: str | os.PathLike[str], map_location: Any = "cpu
     except Exception as error:  # zip reader RuntimeError, EOFError, UnpicklingError, ...
         size = path.stat().st_size
         detail = str(error)
-        # torch's weights-only message is a page long and suggests weights_only=False,
-        # which is wrong advice for a damaged file: keep only the unpickler's own reason.
+        # torch's weights-only message is a page long and suggests weights_only=False or allowlisting the
+        # global, which would run the file's code: keep only the unpickler's own reason.
         match = re.search(r"WeightsUnpickler error:\s*(.*?)(?:\n\n|$)", detail, flags=re.S)
         if match:
             detail = match.group(1).strip()
-        if "Unsupported global" in detail:
-            reason = "it holds objects that weights_only loading refuses (not written by the zoo?)"
-        else:
-            reason = "it is corrupt or truncated"
+        code = re.search(r"GLOBAL (\S+) was not an allowed global|unrecognized function `?([^`\s]+)|"
+                         r"unsupported class `?([^`\s]+)", detail)
+        if code:
+            name = next(group for group in code.groups() if group)
+            raise UnsafeCheckpointError(
+                f"refused to load checkpoint {str(path)!r} ({size} bytes): it holds a pickled reference to {name}, "
+                "and loading it would run code from the file. Only tensors, numbers, strings and containers of "
+                "them are read; if you trust its source, save the weights alone (a state_dict, or safetensors) "
+                "where it was made. The file was left in place.") from None
         raise CorruptCheckpointError(
-            f"cannot load checkpoint {str(path)!r} ({size} bytes): {reason} "
+            f"cannot load checkpoint {str(path)!r} ({size} bytes): it is corrupt or truncated "
             f"[{type(error).__name__}: {detail}]. "
             "The file was left in place; move or delete it to start afresh."
         ) from error
@@ -171,14 +183,27 @@ def read_json(path: str | os.PathLike[str]) -> dict[str, Any]:
     return value
 
 
+def dtype_kind(dtype: torch.dtype) -> str:
+    """floating-point, complex, bool or integer: what a tensor's values mean, whatever their width."""
+    if dtype.is_floating_point:
+        return "floating-point"
+    if dtype.is_complex:
+        return "complex"
+    return "bool" if dtype == torch.bool else "integer"
+
+
 def check_state_dict(
     model: nn.Module, state_dict: Mapping[str, Any], source: str | os.PathLike[str] = "checkpoint"
 ) -> None:
-    """Raise CheckpointMismatchError listing every missing, unexpected or reshaped tensor.
+    """Raise CheckpointMismatchError listing every missing, unexpected, reshaped or retyped tensor.
 
     `model.load_state_dict` reports some of this too, but stops at the first
-    size mismatch and does not say where the state dict came from. A module's
-    `optional_state` names tensors a checkpoint may lack (its load fills them).
+    size mismatch, does not say where the state dict came from, and casts any
+    dtype silently. A tensor of another width of the same kind (float16 or
+    bfloat16 stored for a float32 model: real checkpoints are) loads cast, as
+    in the references; one of another kind (int64 where floats are expected)
+    is refused. A module's `optional_state` names tensors a checkpoint may lack
+    (its load fills them).
     """
     expected = model.state_dict()
     optional = {prefix + ("." if prefix else "") + name for prefix, module in model.named_modules()
@@ -192,7 +217,13 @@ def check_state_dict(
         and isinstance(state_dict[k], torch.Tensor)
         and tuple(state_dict[k].shape) != tuple(v.shape)
     ]
-    if not (missing or unexpected or reshaped):
+    retyped = [
+        f"{k}: checkpoint {str(state_dict[k].dtype)[6:]} ({dtype_kind(state_dict[k].dtype)}) vs model "
+        f"{str(v.dtype)[6:]} ({dtype_kind(v.dtype)})"
+        for k, v in expected.items()
+        if isinstance(state_dict.get(k), torch.Tensor) and dtype_kind(state_dict[k].dtype) != dtype_kind(v.dtype)
+    ]
+    if not (missing or unexpected or reshaped or retyped):
         return
 
     def listing(title: str, items: list[str], limit: int = 20) -> str:
@@ -207,6 +238,8 @@ def check_state_dict(
         parts.append(listing("unexpected in checkpoint", unexpected))
     if reshaped:
         parts.append(listing("shape mismatch", reshaped))
+    if retyped:
+        parts.append(listing("of another kind", retyped))
     raise CheckpointMismatchError("".join(parts))
 
 
