@@ -22,6 +22,7 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 
+from backbones.frontends.checks import check_finite, check_tensor
 from data.collate import pad_sequences
 from data.tokenization import Tokenizer, load_tokenizer
 from heads.pooling import mean_pool
@@ -76,8 +77,7 @@ def encode_sentences(tokenizer: Tokenizer, sentences: Sequence[str], max_length:
     ids and its [SEP], as transformers' truncation does."""
     if isinstance(sentences, str) or not all(isinstance(s, str) for s in sentences):
         raise TypeError("sentences must be a list of strings (one string goes in a list of one)")
-    if max_length < 2:
-        raise ValueError(f"max_length must leave room for [CLS] and [SEP] (at least 2), got {max_length}")
+    _check_count("max_length", max_length, 2, " (room for [CLS] and [SEP])")
     return [ids if len(ids) <= max_length else ids[:max_length - 1] + ids[-1:]
             for ids in tokenizer.encode_batch(list(sentences))]
 
@@ -97,7 +97,14 @@ def embed(model: Bert, tokenizer: Tokenizer, sentences: Sequence[str], *, max_le
         raise ValueError("sentences is empty; expected at least one sentence")
     if tokenizer.pad_id is None:
         raise ValueError("the tokenizer has no padding token ([PAD]); expected a BERT WordPiece tokenizer")
-    encoded = encode_sentences(tokenizer, sentences, max_length or model.config.max_positions)
+    _check_count("batch_size", batch_size, 1)
+    positions = model.config.max_positions
+    max_length = positions if max_length is None else max_length
+    _check_count("max_length", max_length, 2, " (room for [CLS] and [SEP])")
+    if max_length > positions:
+        raise ValueError(f"max_length={max_length} exceeds the model's {positions} positions; expected at most "
+                         f"{positions} tokens")
+    encoded = encode_sentences(tokenizer, sentences, max_length)
     device = next(model.parameters()).device
     order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
     out = torch.empty(len(encoded), model.config.dim)  # (N, D)
@@ -116,13 +123,24 @@ def embed(model: Bert, tokenizer: Tokenizer, sentences: Sequence[str], *, max_le
 
 
 def semantic_search(queries: torch.Tensor, corpus: torch.Tensor, top_k: int = 5) -> list[list[tuple[int, float]]]:
-    """queries (Q, D), corpus (N, D), both L2-normalised -> per query the top_k (corpus index, cosine similarity),
-    most similar first."""
+    """queries (Q, D), corpus (N, D), both L2-normalised float embeddings -> per query the top_k (corpus index,
+    cosine similarity), most similar first (fewer where the corpus is smaller; none for an empty corpus)."""
+    for name, x in (("queries", queries), ("corpus", corpus)):
+        check_tensor(x, name, "of embeddings (rows, D)")
+        if not x.is_floating_point():
+            raise TypeError(f"{name} must be floating-point embeddings (embed's); got {x.dtype}")
     if queries.ndim != 2 or corpus.ndim != 2 or queries.shape[1] != corpus.shape[1]:
         raise ValueError(f"queries (Q, D) and corpus (N, D) must share D, got {tuple(queries.shape)} "
                          f"and {tuple(corpus.shape)}")
-    if top_k < 1:
-        raise ValueError(f"top_k must be at least 1, got {top_k}")
-    scores = queries @ corpus.T  # (Q, N)
+    for name, x in (("queries", queries), ("corpus", corpus)):
+        check_finite(x, name)  # a NaN row would rank anywhere
+    _check_count("top_k", top_k, 1)
+    dtype = torch.promote_types(queries.dtype, corpus.dtype)
+    scores = queries.to(dtype) @ corpus.to(dtype).T  # (Q, N)
     values, indices = scores.topk(min(top_k, corpus.shape[0]), dim=1)  # (Q, k)
     return [list(zip(i.tolist(), v.tolist())) for i, v in zip(indices, values)]
+
+
+def _check_count(name: str, value, least: int, why: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{name} must be an int >= {least}{why}, got {value!r}")

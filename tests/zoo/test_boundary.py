@@ -6,8 +6,8 @@ from deep inside (AttributeError, IndexError, RuntimeError: a shape mismatch in 
 
 Each preset runs at depth 1 (its input contract: vocabulary, positions, channels, mel bins, image size, is
 the preset's); presets above SLOW_BYTES at that depth (the realistic shapes) are marked slow. The other
-public entry points (zoo.generate, zoo.transcribe, the sentence embeddings) are walked in
-test_boundary_entry_points.py."""
+public entry points are walked in test_boundary_generate.py (zoo.generate, zoo.stream, beam search,
+speculative decoding) and test_boundary_transcribe_search.py (zoo.transcribe, the sentence embeddings)."""
 from __future__ import annotations
 
 import dataclasses
