@@ -47,7 +47,7 @@ from pathlib import Path
 
 import zoo
 from data.speech import load_manifest, speech_dir
-from zoo.cli.common import parser
+from zoo.cli.common import UsageError, parser
 from zoo.training.cli import add_training_arguments, start_run
 from zoo.training.keywords import run_keywords
 from zoo.training.speech_recognition import evaluate_asr, run_asr
@@ -96,6 +96,9 @@ def parse_args(argv=None) :
         raise SystemExit("expected --ctc-weight in [0, 1) (the decoder's share is 1 - w), --lm-weight >= 0, "
                          f"--lm-order >= 1 and --eval-limit >= 0; got {args.ctc_weight}, {args.lm_weight}, "
                          f"{args.lm_order} and {args.eval_limit}")
+    if args.task == "asr" and args.label_smoothing:
+        raise UsageError(f"--label-smoothing {args.label_smoothing}: --task asr has none (its targets are "
+                         "transcripts); expected it with --task keywords only")
     args.data = Path(args.data or speech_dir(args.task))
     args.model = args.model or TASKS[args.task]
     if args.init and args.task != "asr":
@@ -116,9 +119,9 @@ def main(argv=None) -> dict:
             raise SystemExit("--evaluate scores a speech recogniser: use it with --task asr")
         Path(args.out).mkdir(parents=True, exist_ok=True)  # a run's own summary and transcripts stay as they are
         return evaluate_asr(args, load_manifest(args.data))
-    out, _, ctx = start_run(args)
-    rows = load_manifest(args.data)
-    summary = (run_keywords if args.task == "keywords" else run_asr)(args, rows, ctx)
-    if summary:
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return summary
+    with start_run(args) as (out, _, ctx):
+        rows = load_manifest(args.data)
+        summary = (run_keywords if args.task == "keywords" else run_asr)(args, rows, ctx)
+        if summary:
+            (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        return summary

@@ -68,7 +68,8 @@ from zoo.io import loading
 from zoo.llava import Llava
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
-from zoo.training.cli import add_training_arguments, start_run
+from zoo.training.cli import add_training_arguments, reusable_for, start_run
+from zoo.training.provenance import remake
 from zoo.training.tasks import held_out_loss
 
 SPLITS = ("val", "phrasing", "test")  # unseen layouts; + held-out phrasings; + held-out colour-shape pairs
@@ -106,7 +107,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="scenes per held-out split (--questions-per-scene each, where the kinds apply)")
     p.add_argument("--extra", default="", help="comma-separated image_qa sources mixed in: digits,fashion-mnist")
     p.add_argument("--extra-limit", type=int, default=1000, help="images per extra source")
-    add_training_arguments(p, steps=1000, batch_size=64, lr=3e-3, warmup=50, weight_decay=0.05,
+    add_training_arguments(p, steps=1000, batch_size=64, lr=3e-3, warmup=50, weight_decay=0.05, label_smoothing=None,
                            eval_every=250, eval_batches=4, save_every=500, out="runs/multimodal")
     args = p.parse_args(argv)
     if args.stage == 2 and not args.init:
@@ -160,8 +161,8 @@ def tower_from_vit(config, vit_dir: str) -> tuple[Llava, dict]:
 
 
 def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
-    """Stage 2: --init's model, tokenizer and preprocessing. Stage 1: a fresh preset (or --tower), this run's
-    tokenizer (resume) or a new BPE of the training texts."""
+    """Stage 2: --init's model, tokenizer and preprocessing. Stage 1: a fresh preset (or --tower), the tokenizer
+    an earlier run into --out learnt from the same texts (zoo/training/provenance.py) or a new BPE of them."""
     if args.init:
         directory = model_dir(args.init)
         with loading(f"--init {args.init}"):
@@ -181,14 +182,18 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
         if args.tower_filters == "half-grey":
             grey_tower_filters(model)
         pre = preprocess_config(model.config.vision, mean=CLIP_MEAN, std=CLIP_STD, interpolation="bicubic")
-    if (out / "tokenizer" / "tokenizer.json").is_file():
-        return model, load_tokenizer(out / "tokenizer"), pre
+    own = out / "tokenizer"
+    settings = {"vocab_size": args.vocab_size, "scenes": args.scenes, "questions_per_scene": args.questions_per_scene,
+                "kinds": list(args.kinds), "prompt_format": args.prompt_format, "extra": args.extra,
+                "extra_limit": args.extra_limit}  # what training_texts draws the BPE's texts from
+    if (own / "tokenizer.json").is_file() and reusable_for(args, own, None, settings):
+        return model, load_tokenizer(own), pre
     if args.vocab_size >= model.config.image_token_id:
         raise SystemExit(f"--vocab-size {args.vocab_size} must stay below the placeholder id "
                          f"{model.config.image_token_id}")
     tokenizer = train_bpe(training_texts(args, MIN_DRAW), vocab_size=args.vocab_size)
     if is_main_process():
-        tokenizer.save(out / "tokenizer")
+        remake(own, None, settings, lambda: tokenizer.save(own))
     return model, tokenizer, pre
 
 
@@ -325,7 +330,12 @@ def evaluate_held_out(model, args, held_out: dict, processor, collate, out: Path
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    out, config, ctx = start_run(args)
+    with start_run(args) as (out, config, ctx):
+        return train_stage(args, out, config, ctx)
+
+
+def train_stage(args, out: Path, config, ctx) -> dict:
+    """Build, train and score this stage's LLaVA; its summary (rank 0; {} on the others)."""
     model, tokenizer, pre = build(args, out)
     freeze(model, args.stage)
     transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])

@@ -7,11 +7,14 @@ masked-LM pre-training (bert) and sequence-classification fine-tuning (bert).
     torchrun --nproc_per_node 2 scripts/train_text.py ...        # the same script, DDP
 
 A tokenizer is trained on --data unless --tokenizer (or --init's directory) has one.
-Outputs in --out: tokenizer/, tokens.bin, checkpoint.pt, metrics.jsonl, loss.png, model/.
+Outputs in --out: tokenizer/, tokens.bin, checkpoint.pt, metrics.jsonl, loss.png, model/. A later run into the
+same --out (--resume, or --overwrite) reuses tokenizer/ and tokens.bin only where they were made from the same
+--data and tokenizer settings (zoo/training/provenance.py): a fresh run makes them again, a resumed one refuses.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -20,15 +23,16 @@ import torch
 
 import zoo
 from data.collate import ClassificationCollator, MLMCollator
-from data.lm_dataset import SpecialWrapped, read_meta, tokenize_to_file, train_val_split
+from data.lm_dataset import SpecialWrapped, tokenize_to_file, train_val_split
 from data.loader import BatchStream, default_stack, iterate_once
 from data.text import BROWN_EXTRACT, brown_split
 from data.tokenization import Tokenizer, load_tokenizer, train_bpe, train_wordpiece
-from zoo.cli.common import parser
+from zoo.cli.common import UsageError, parser
 from zoo.generation import generate
 from zoo.io import loading
-from zoo.training import TrainConfig, distributed_context, is_main_process, make_eval_fn, train
-from zoo.training.cli import add_training_arguments, train_config
+from zoo.training import TrainConfig, is_main_process, make_eval_fn, train
+from zoo.training.cli import add_training_arguments, reusable_for, start_run
+from zoo.training.provenance import remake
 from zoo.training.tasks import (
     causal_lm_loss,
     classification_loss,
@@ -60,17 +64,20 @@ def has_tokenizer(directory) -> bool:
     return bool(directory) and any((Path(directory) / n).exists() for n in ("tokenizer.json", "vocab.txt"))
 
 
-def get_tokenizer(args, out: Path, kind: str, texts_for_training) -> Tokenizer:
-    """--tokenizer, else the --init directory's, else this run's own (resume), else train one."""
+def get_tokenizer(args, out: Path, kind: str, texts_for_training, data) -> Tokenizer:
+    """--tokenizer, else the --init directory's, else this run's own where made from `data` with these settings,
+    else a new one trained on `texts_for_training` (and kept in out/tokenizer, recorded)."""
     if args.tokenizer:
         return load_tokenizer(args.tokenizer)
-    for directory in (args.init, out / "tokenizer"):
-        if has_tokenizer(directory):
-            return load_tokenizer(directory)
-    vocab_size = args.vocab_size or zoo.model_info(args.model)["config"]["vocab_size"]
-    tokenizer = (train_bpe if kind == "bpe" else train_wordpiece)(texts_for_training, vocab_size=vocab_size)
+    if has_tokenizer(args.init):
+        return load_tokenizer(args.init)
+    own = out / "tokenizer"
+    settings = {"kind": kind, "vocab_size": args.vocab_size or zoo.model_info(args.model)["config"]["vocab_size"]}
+    if has_tokenizer(own) and reusable_for(args, own, data, settings):
+        return load_tokenizer(own)
+    tokenizer = (train_bpe if kind == "bpe" else train_wordpiece)(texts_for_training, vocab_size=settings["vocab_size"])
     if is_main_process():
-        tokenizer.save(out / "tokenizer")
+        remake(own, data, settings, lambda: tokenizer.save(own))
     return tokenizer
 
 
@@ -84,33 +91,71 @@ def build_model(args, **config):
     return zoo.create_model(args.model, **config)
 
 
-def token_file(args, out: Path, tokenizer: Tokenizer, ctx) -> Path:
-    """Tokenize --data once (rank 0); later runs and resumes reuse the file."""
+def token_file(args, out: Path, tokenizer: Tokenizer) -> Path:
+    """--data tokenized into out/tokens.bin (rank 0), or the file an earlier run made from the same data with the
+    same tokenizer."""
     path = out / "tokens.bin"
-    fresh = path.exists() and read_meta(path)["vocab_size"] == tokenizer.vocab_size
-    if not fresh and ctx.is_main:
-        tokenize_to_file(args.data, tokenizer, path)
-    if ctx.is_distributed:
-        torch.distributed.barrier()
+    settings = {"tokenizer": hashlib.sha256(tokenizer.backend.to_str().encode()).hexdigest()}
+    if not reusable_for(args, path, args.data, settings) and is_main_process():
+        remake(path, args.data, settings, lambda: tokenize_to_file(args.data, tokenizer, path))
     return path
 
 
+def tokenized(args, out: Path, task: str, ctx) -> tuple[Tokenizer, Path]:
+    """The tokenizer and the token file, made (or found reusable) by rank 0 first; the other ranks then load
+    what it made."""
+    def make():
+        tokenizer = get_tokenizer(args, out, "bpe" if task == "clm" else "wordpiece", args.data, args.data)
+        return tokenizer, token_file(args, out, tokenizer)
+
+    made = make() if ctx.is_main else None
+    if ctx.is_distributed:
+        torch.distributed.barrier()
+    return made or make()
+
+
+def check_data(path: str | None) -> None:
+    """--data for clm/mlm: a text file with something in it."""
+    if not path:
+        raise UsageError("--data: required for clm/mlm training; expected a plain text file")
+    file = Path(path)
+    if not file.is_file():
+        raise UsageError(f"--data {path!r}: {'a folder' if file.is_dir() else 'no such file'}; expected a plain "
+                         "text file")
+    size = file.stat().st_size
+    if size == 0 or (size < 1 << 20 and not file.read_text(encoding="utf-8", errors="replace").strip()):
+        raise UsageError(f"--data {path!r} is empty ({size} bytes{', whitespace only' if size else ''}); expected "
+                         "a plain text file of documents")
+
+
+def check_sample(args, tokenizer: Tokenizer, model) -> None:
+    """--sample fits the model's positions after the prompt (checked before training, not after it)."""
+    prompt = len(tokenizer.encode(args.prompt, add_special_tokens=False))
+    if not prompt:
+        raise UsageError(f"--prompt {args.prompt!r}: no tokens; expected some text to sample after")
+    if prompt + args.sample > model.max_positions:
+        raise UsageError(f"--sample {args.sample}: with the prompt's {prompt} tokens that exceeds {args.model}'s "
+                         f"{model.max_positions} positions; expected at most {model.max_positions - prompt}")
+
+
 def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
-    if not args.data:
-        raise SystemExit("--data (a plain text file) is required for clm/mlm training")
-    tokenizer = get_tokenizer(args, out, "bpe" if task == "clm" else "wordpiece", args.data)
-    path = token_file(args, out, tokenizer, ctx)
+    tokenizer, path = tokenized(args, out, task, ctx)
     rank, world = ctx.rank, ctx.world_size
     model = build_model(args, vocab_size=tokenizer.vocab_size)
-    if task == "clm":
-        block = args.block_size
-        if block > model.max_positions:
-            raise SystemExit(f"--block-size {block} exceeds {args.model}'s {model.max_positions} positions")
+    block = args.block_size if task == "clm" else args.block_size - 2  # mlm: [CLS] block [SEP]
+    if task == "clm" and block > model.max_positions:
+        raise SystemExit(f"--block-size {block} exceeds {args.model}'s {model.max_positions} positions")
+    if args.sample:
+        check_sample(args, tokenizer, model)
+    try:
         train_set, val_set = train_val_split(path, block, val_fraction=0.1)
+    except ValueError as error:  # fewer tokens than a block in either part
+        raise UsageError(f"--data {args.data!r}: too short for --block-size {args.block_size} ({error}); expected "
+                         "a longer text or a smaller --block-size") from None
+    if task == "clm":
         collate, loss_fn = None, causal_lm_loss
     else:
-        train_set, val_set = (SpecialWrapped(d, tokenizer.cls_id, tokenizer.sep_id)
-                              for d in train_val_split(path, args.block_size - 2, val_fraction=0.1))
+        train_set, val_set = (SpecialWrapped(d, tokenizer.cls_id, tokenizer.sep_id) for d in (train_set, val_set))
         collate, loss_fn = MLMCollator(tokenizer, seed=args.seed + rank), mlm_loss
     kw = {"collate_fn": collate} if collate else {}
     stream = BatchStream(train_set, args.batch_size, seed=args.seed, rank=rank, world_size=world, **kw)
@@ -170,7 +215,7 @@ def print_sample(text: str, how: str) -> None:
 
 def classification(args, config: TrainConfig, out: Path, ctx):
     split = brown_split(args.data or BROWN_EXTRACT, unit="chunk", chunk_words=args.block_size // 2)
-    tokenizer = get_tokenizer(args, out, "wordpiece", (text for text, _ in split.train))
+    tokenizer = get_tokenizer(args, out, "wordpiece", (text for text, _ in split.train), args.data or BROWN_EXTRACT)
     encode = lambda rows: [(tokenizer.encode(t), y) for t, y in rows]  # noqa: E731
     train_set, test_set = encode(split.train), encode(split.test)
     model = build_model(args, vocab_size=tokenizer.vocab_size, head="classifier", num_classes=len(split.labels))
@@ -207,13 +252,17 @@ def main(argv=None) -> None:
     task = args.task or TASKS.get(family)
     if task is None or (task != "clm" and family != "bert") or (task == "clm" and family == "bert"):
         raise SystemExit(f"--task {task} does not fit model {args.model} (family {family})")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    config = train_config(args)
-    torch.manual_seed(args.seed)
-    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")  # joins torchrun's group
-    if task == "cls":
-        classification(args, config, out, ctx)
-    else:
-        language_modelling(args, config, out, task, ctx)
-
+    if args.sample < 0:
+        raise UsageError(f"--sample {args.sample}: expected a number of tokens >= 0")
+    if args.sample and task != "clm":
+        raise UsageError(f"--sample {args.sample}: --task {task} does not generate; expected it with --task clm only")
+    if args.label_smoothing and task != "cls":
+        raise UsageError(f"--label-smoothing {args.label_smoothing}: --task {task} has no label smoothing (its "
+                         "targets are tokens); expected it only with --task cls")
+    if task != "cls":
+        check_data(args.data)
+    with start_run(args) as (out, config, ctx):  # --out held by this run; joins torchrun's group
+        if task == "cls":
+            classification(args, config, out, ctx)
+        else:
+            language_modelling(args, config, out, task, ctx)

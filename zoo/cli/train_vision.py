@@ -87,7 +87,12 @@ def augmentation(args, recommended: Augment) -> Augment:
 
 def main(argv=None) -> dict:
     args = parse_args(argv)
-    out, config, ctx = start_run(args)
+    with start_run(args) as (out, config, ctx):
+        return train_classifier(args, out, config, ctx)
+
+
+def train_classifier(args, out, config, ctx) -> dict:
+    """Build, train and score the classifier; its summary (rank 0; {} on the others)."""
     model, pre = build_model(args)
     split = image_split(args.data, in_chans=pre["in_chans"], seed=args.split_seed,
                         test_fraction=args.test_fraction)

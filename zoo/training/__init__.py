@@ -6,16 +6,19 @@
 
 engine (the loop), config (TrainConfig, TrainResult), schedule (AdamW groups, warmup-cosine), batches
 (devices, counts, make_eval_fn), distributed (ranks and collectives), sharded (FSDP2), checkpoint (training
-state, RNG, metrics log), tasks (loss and evaluation functions per task), cli (the flags every training
-script shares).
+state, RNG, metrics log), run_dir (the output folder: its files, its lock), interrupt (Ctrl-C and SIGTERM
+save and stop), provenance (what tokens and tokenizers were made from), tasks (loss and evaluation
+functions per task), cli (the flags every training script shares).
 """
 from zoo.training.batches import make_eval_fn, move_to_device
 from zoo.training.checkpoint import plot_losses
 from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import DistContext, distributed_context, is_main_process
 from zoo.training.engine import CheckpointWriteError, train
+from zoo.training.interrupt import TrainingInterrupted
+from zoo.training.run_dir import RunDirError
 from zoo.training.schedule import WarmupCosine, cosine_factor, lr_factor, param_groups
 
-__all__ = ["CheckpointWriteError", "DistContext", "TrainConfig", "TrainResult", "WarmupCosine", "cosine_factor",
-           "distributed_context", "is_main_process", "lr_factor", "make_eval_fn", "move_to_device", "param_groups",
-           "plot_losses", "train"]
+__all__ = ["CheckpointWriteError", "DistContext", "RunDirError", "TrainConfig", "TrainResult", "TrainingInterrupted",
+           "WarmupCosine", "cosine_factor", "distributed_context", "is_main_process", "lr_factor", "make_eval_fn",
+           "move_to_device", "param_groups", "plot_losses", "train"]

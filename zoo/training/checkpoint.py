@@ -121,7 +121,19 @@ def _model_config(model: nn.Module) -> dict[str, Any] | None:
     if config is None or not dataclasses.is_dataclass(config) or isinstance(config, type):
         return None
     # JSON round trip: only plain types survive, as weights_only loading requires.
-    return {"class": type(config).__name__, "values": json.loads(json.dumps(dataclasses.asdict(config), default=str))}
+    return {"class": type(config).__name__, "family": getattr(config, "family", None),
+            "values": json.loads(json.dumps(dataclasses.asdict(config), default=str))}
+
+
+def check_model_kind(ckpt: Mapping[str, Any], model: nn.Module, path: str | os.PathLike[str]) -> None:
+    """A checkpoint of another kind of model (a gpt's for a llama) is refused by name, before its keys are
+    compared. Checkpoints of models without a config, or written before configs were saved, pass."""
+    saved, ours = ckpt.get("model_config"), _model_config(model)
+    if not saved or not ours or saved.get("class") == ours["class"]:
+        return
+    kind = lambda c: f"{c.get('family') or '?'} model ({c.get('class')})"  # noqa: E731
+    raise CheckpointMismatchError(f"{str(path)!r} holds a {kind(saved)}, this run builds a {kind(ours)}; resume "
+                                  "with the model the checkpoint was trained as, or start afresh (--overwrite)")
 
 
 def restore_training_state(
@@ -138,6 +150,7 @@ def restore_training_state(
     """
     ckpt = load_torch_checkpoint(path)
     check_format(ckpt, path)
+    check_model_kind(ckpt, model, path)
     check_state_dict(model, ckpt["model"], path)
     model.load_state_dict(ckpt["model"])
     try:
@@ -179,8 +192,10 @@ class MetricsLog:
 
     With `resume_step` it keeps the existing records up to that step and drops
     later ones (they belong to steps about to be redone after a crash, as does
-    a torn last line); otherwise it starts the file empty. `enabled=False`
-    (non-zero ranks) keeps records in memory only.
+    a torn last line, which a kill mid-write leaves); any other line that is not
+    a JSON record is a CorruptCheckpointError naming the file and line. Without
+    `resume_step` it starts the file empty. `enabled=False` (non-zero ranks)
+    keeps records in memory only.
     """
 
     def __init__(self, path: str | os.PathLike[str], enabled: bool = True, resume_step: int | None = None) -> None:
@@ -190,13 +205,7 @@ class MetricsLog:
         if not enabled:
             return
         if resume_step is not None and path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(record, dict) and record.get("step", math.inf) <= resume_step:
-                    self.records.append(record)
+            self.records = [r for r in read_records(path) if r.get("step", math.inf) <= resume_step]
         atomic_write_text(path, "".join(json.dumps(r) + "\n" for r in self.records))
         self.file = open(path, "a", encoding="utf-8")
 
@@ -210,6 +219,24 @@ class MetricsLog:
         if self.file is not None:
             self.file.close()
             self.file = None
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """The records of a metrics log, less a torn last line (no newline at its end: a kill mid-write)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = text.split("\n")
+    lines = lines[:-1]  # after the last newline: empty, or the torn line
+    records = []
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            raise CorruptCheckpointError(f"{str(path)!r} line {number}: {line[:60]!r} is not a JSON record; "
+                                         "expected one object per line (repair or remove the line to resume)")
+        records.append(record)
+    return records
 
 
 def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) -> None:

@@ -1,21 +1,29 @@
-"""Command-line options every training script shares, and the TrainConfig they become.
+"""Command-line options every training script shares, the TrainConfig they become, and the start of a run.
 
-Scripts stay thin: each adds its own data/model options, then calls
-`add_training_arguments` with its defaults and `train_config(args)`.
+Scripts stay thin: each adds its own data/model options, calls `add_training_arguments` with its defaults,
+then trains inside `with start_run(args) as (out, config, ctx):`. A value out of range, or an --out that
+cannot be this run's, is a UsageError: one line naming the option, what it got and what it expects.
 """
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import torch
 
-from zoo.training.config import TrainConfig
-from zoo.training.distributed import DistContext, distributed_context
+from zoo.cli.common import UsageError
+from zoo.cli.outputs import output_dir
+from zoo.training.config import ConfigValueError, TrainConfig
+from zoo.training.distributed import DistContext, distributed_context, is_main_process
+from zoo.training.provenance import reusable
+from zoo.training.run_dir import RunDirError, clear_earlier_run, earlier_run, hold
 
 
 def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
-                           weight_decay: float, min_lr_ratio: float = 0.1, label_smoothing: float = 0.0,
+                           weight_decay: float, min_lr_ratio: float = 0.1, label_smoothing: float | None = 0.0,
                            eval_every: int = 100,
                            eval_batches: int = 20, save_every: int = 500, out: str = "runs/train") -> None:
     g = p.add_argument_group("training (zoo/training/)")
@@ -29,13 +37,17 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
     g.add_argument("--betas", type=float, nargs=2, default=(0.9, 0.95), metavar=("B1", "B2"), help="AdamW betas")
     g.add_argument("--grad-clip", type=float, default=1.0, help="max global gradient norm (0: off)")
     g.add_argument("--grad-accum", type=int, default=1, help="micro-batches per optimizer step")
-    g.add_argument("--label-smoothing", type=float, default=label_smoothing)
+    if label_smoothing is not None:  # None: the script's losses take none
+        g.add_argument("--label-smoothing", type=float, default=label_smoothing, help="classification loss, in [0, 1)")
     g.add_argument("--dropout", type=float, help="override the preset's dropout")
     g.add_argument("--eval-every", type=int, default=eval_every, help="0: only at the end")
     g.add_argument("--eval-batches", type=int, default=eval_batches)
     g.add_argument("--save-every", type=int, default=save_every)
     g.add_argument("--out", default=out, help="checkpoint.pt, metrics.jsonl, loss.png, model/ go here")
     g.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    g.add_argument("--overwrite", action="store_true",
+                   help="start afresh in an --out that holds an earlier run: its checkpoints, metrics, summary.json "
+                        "and model/ are deleted first (tokens and tokenizer stay where made from the same data)")
     g.add_argument("--dtype", choices=["fp32", "bf16", "fp16"], default="fp32", help="bf16/fp16: autocast")
     g.add_argument("--device", default="auto", help="cpu | cuda | cuda:N | auto")
     g.add_argument("--seed", type=int, default=0)
@@ -53,27 +65,92 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
                    help="checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)")
 
 
+# The option (its argparse dest) of each TrainConfig field a ConfigValueError may name, where they differ.
+OPTIONS = {"warmup_steps": "warmup"}
+
+
+def _shown(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """The shared options TrainConfig does not check itself (or holds in other units), checked alike."""
+    given = lambda name: getattr(args, name, None)  # noqa: E731
+    checks = {  # dest: (valid?, what was expected)
+        "batch_size": (args.batch_size >= 1, "an integer >= 1"),
+        "label_smoothing": (given("label_smoothing") is None or 0 <= args.label_smoothing < 1, "a float in [0, 1)"),
+        "dropout": (given("dropout") is None or 0 <= args.dropout < 1, "a float in [0, 1)"),
+        "time_budget": (args.time_budget >= 0, "minutes >= 0 (0: off)"),
+        "threads": (given("threads") is None or args.threads >= 1, "an integer >= 1"),
+    }
+    for dest, (ok, expected) in checks.items():
+        if not ok:
+            raise UsageError(f"--{dest.replace('_', '-')} {_shown(getattr(args, dest))}: expected {expected}")
+    if args.resume and args.overwrite:
+        raise UsageError("--resume and --overwrite: expected one of them (continue the run in --out, or replace it)")
+
+
 def train_config(args: argparse.Namespace) -> TrainConfig:
-    """The TrainConfig of the parsed options; also applies --threads to this process."""
+    """The TrainConfig of the parsed options (a UsageError naming the option for a value out of range); also
+    applies --threads to this process."""
+    check_arguments(args)
     if getattr(args, "threads", None):
         torch.set_num_threads(args.threads)
-    return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, betas=tuple(args.betas),
-                       min_lr_ratio=args.min_lr_ratio,
-                       warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
-                       grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
-                       eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
-                       out=str(args.out), resume=args.resume, seed=args.seed, progress=not args.no_progress,
-                       compile=args.compile, time_budget=60.0 * args.time_budget,
-                       grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last, fsdp=args.fsdp)
+    try:
+        return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, betas=tuple(args.betas),
+                           min_lr_ratio=args.min_lr_ratio,
+                           warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
+                           grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
+                           eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
+                           out=str(args.out), resume=args.resume, overwrite=args.overwrite, seed=args.seed,
+                           progress=not args.no_progress, compile=args.compile, time_budget=60.0 * args.time_budget,
+                           grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last, fsdp=args.fsdp)
+    except ConfigValueError as error:
+        dest = OPTIONS.get(error.field, error.field)
+        raise UsageError(f"--{dest.replace('_', '-')} {_shown(getattr(args, dest, error.value))}: expected "
+                         f"{error.expected}") from None
 
 
-def start_run(args: argparse.Namespace) -> tuple[Path, TrainConfig, DistContext]:
-    """A training script's start: --out created, its TrainConfig (which applies --threads), this process joined
-    to torchrun's group if it runs under one (gloo on CPU, NCCL on CUDA), and the seed set, the same on every
-    rank so that every rank builds the same initial weights."""
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+def claim_out(out: Path, resume: bool, overwrite: bool) -> None:
+    """--out for this run (its lock held): an earlier run there is continued (--resume) or replaced
+    (--overwrite: its training state and results deleted), else refused."""
+    earlier = earlier_run(out)
+    if earlier and not resume:
+        if not overwrite:
+            shown = ", ".join(earlier[:6]) + (", ..." if len(earlier) > 6 else "")
+            raise RunDirError(f"{str(out)!r} holds an earlier run ({shown}); continue it with --resume or "
+                              "replace it with --overwrite")
+        clear_earlier_run(out)
+
+
+@contextmanager
+def start_run(args: argparse.Namespace) -> Iterator[tuple[Path, TrainConfig, DistContext]]:
+    """A training script's run, for the block: its TrainConfig (options checked, --threads applied); --out made
+    and held by rank 0 (the lock, zoo/training/run_dir.py; a UsageError naming --out where it is a file, another
+    run's, or an earlier run's without --resume or --overwrite); this process joined to torchrun's group if it
+    runs under one (gloo on CPU, NCCL on CUDA); and the seed set, the same on every rank so that every rank
+    builds the same initial weights."""
     config = train_config(args)
-    ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")
-    torch.manual_seed(args.seed)
-    return out, config, ctx
+    out, main = Path(args.out), is_main_process()
+    if main:
+        output_dir(out, "--out")  # a file, or a folder that cannot be made or written into: one line
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(hold(out, enabled=main))
+            if main:
+                claim_out(out, args.resume, args.overwrite)
+        except RunDirError as error:
+            raise UsageError(f"--out: {error}") from None
+        ctx = distributed_context("cuda" if args.device.startswith("cuda") else "cpu")
+        torch.manual_seed(args.seed)
+        yield out, config, ctx
+
+
+def reusable_for(args: argparse.Namespace, target: Path, data: str | Path | None, settings: dict[str, Any]) -> bool:
+    """Whether a file or folder an earlier run into --out derived (tokens.bin, tokenizer/) was made from `data`
+    with `settings`, as this run's would be (zoo/training/provenance.py); --resume refuses where it was not."""
+    try:
+        return reusable(target, data, settings, resume=args.resume)
+    except RunDirError as error:
+        raise UsageError(f"--resume: {error}; resume with the run's own data and settings, or start afresh with "
+                         "--overwrite") from None

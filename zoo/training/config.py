@@ -8,6 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class ConfigValueError(ValueError):
+    """A TrainConfig field out of its range: `field`, the `value` received and what was `expected`."""
+
+    def __init__(self, field: str, value: Any, expected: str) -> None:
+        super().__init__(f"TrainConfig.{field}={value!r}: expected {expected}")
+        self.field, self.value, self.expected = field, value, expected
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Runtime options of one run (saved as train_config.json and in the checkpoint). `steps` counts
@@ -30,6 +38,9 @@ class TrainConfig:
     save_every: int = 500
     out: str = "runs/train"
     resume: bool = False
+    # Start afresh in a folder that holds an earlier run: its checkpoints and metrics are deleted first. Without
+    # it (and without resume) such a folder is refused, never written over.
+    overwrite: bool = False
     seed: int = 0
     progress: bool = True
     compile: bool = False  # torch.compile the training forward/backward (evaluation stays eager)
@@ -53,13 +64,15 @@ class TrainConfig:
         checks = {  # field: (valid?, what was expected)
             "steps": (self.steps >= 1, "an integer >= 1"),
             "lr": (self.lr > 0, "a positive float"),
+            "weight_decay": (self.weight_decay >= 0, "a float >= 0"),
+            "eps": (self.eps > 0, "a positive float"),
             "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
             "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
             "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
             "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
             "keep_last": (self.keep_last >= 1, "an integer >= 1 (checkpoints kept)"),
             "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),
-            "betas": (len(self.betas) == 2, "two floats"),
+            "betas": (len(self.betas) == 2 and all(0 <= b < 1 for b in self.betas), "two floats in [0, 1)"),
             "dtype": (self.dtype in ("fp32", "bf16", "fp16"), "'fp32', 'bf16' or 'fp16'"),
             "device": (self.device in ("cpu", "cuda", "auto") or self.device.startswith("cuda:"),
                        "'cpu', 'cuda', 'cuda:N' or 'auto'"),
@@ -68,7 +81,7 @@ class TrainConfig:
         }
         for name, (ok, expected) in checks.items():
             if not ok:
-                raise ValueError(f"TrainConfig.{name}={getattr(self, name)!r}: expected {expected}")
+                raise ConfigValueError(name, getattr(self, name), expected)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -1,4 +1,4 @@
-"""Process-group plumbing for the training engine: who am I (rank, world size) under torchrun, and the
+"""Process-group plumbing for the training engine: who am I (rank, world size, device) under torchrun, and the
 three collectives the loop needs (mean of metrics, max of the clock, gather of per-rank state to rank 0).
 gloo on CPU, nccl on CUDA.
 """
@@ -48,6 +48,24 @@ def distributed_context(device_type: str = "cpu") -> DistContext:
         torch.cuda.set_device(local_rank)  # before init, so NCCL binds the right GPU
     dist.init_process_group(backend="nccl" if device_type == "cuda" else "gloo")
     return DistContext(dist.get_rank(), local_rank, dist.get_world_size())
+
+
+def resolve_device(device: str, dtype: str) -> tuple[torch.device, DistContext]:
+    """The device a training process runs on (TrainConfig.device, .dtype), and its rank context (joining
+    torchrun's process group)."""
+    name = device
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"TrainConfig.device={device!r} but CUDA is not available; use 'cpu' or 'auto'")
+    device_type = name.split(":")[0]
+    ctx = distributed_context(device_type)
+    if dtype == "fp16" and device_type != "cuda":
+        raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
+    if device_type != "cuda":
+        return torch.device("cpu"), ctx
+    index = ctx.local_rank if ctx.is_distributed else (int(name[5:]) if ":" in name else None)
+    return torch.device("cuda", torch.cuda.current_device() if index is None else index), ctx
 
 
 def is_main_process() -> bool:

@@ -38,14 +38,16 @@ Contracts the engine relies on:
 Outputs in `config.out` (written by rank 0 only): `checkpoint.pt`,
 `metrics.jsonl` (one train record per logged step, eval records with
 "split": "eval" and "eval_"-prefixed keys), `loss.png`, `train_config.json`.
+The folder is this run's alone while it trains (a lock, zoo/training/run_dir.py), and
+an earlier run's is continued (`resume`) or replaced (`overwrite`), never mixed
+with it. Ctrl-C or SIGTERM stops the run after the step under way, with a
+checkpoint (zoo/training/interrupt.py).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import shutil
+import sys
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -59,7 +61,7 @@ from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
 from backbones.transformer import set_grad_checkpointing
-from zoo.io import CorruptCheckpointError, atomic_write_text
+from zoo.io import CorruptCheckpointError
 from zoo.training.batches import (
     LOSS_WEIGHT,
     Batch,
@@ -81,32 +83,22 @@ from zoo.training.checkpoint import (
     seed_everything,
 )
 from zoo.training.config import TrainConfig, TrainResult
-from zoo.training.distributed import DistContext, distributed_context, gather_to_main, max_over_ranks, mean_over_ranks
+from zoo.training.distributed import gather_to_main, is_main_process, max_over_ranks, mean_over_ranks, resolve_device
+from zoo.training.interrupt import StopSignals, TrainingInterrupted, agreed_signal
+from zoo.training.run_dir import (
+    CHECKPOINT_NAME,
+    METRICS_NAME,
+    PLOT_NAME,
+    hold,
+    keep_previous,
+    previous_checkpoints,
+    prune_kept,
+    start_training,
+)
 from zoo.training.schedule import WarmupCosine, param_groups
 from zoo.training.sharded import SHARDED_NAME, can_rebuild, plain_model, save_sharded, shard
 
-CHECKPOINT_NAME = "checkpoint.pt"
-METRICS_NAME = "metrics.jsonl"
-PLOT_NAME = "loss.png"
-CONFIG_NAME = "train_config.json"
 # --------------------------------------------------------------------------- the loop
-
-
-def _resolve_device(config: TrainConfig) -> tuple[torch.device, DistContext]:
-    """The device this process trains on, and its rank context (joining torchrun's process group)."""
-    name = config.device
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    if name.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"TrainConfig.device={config.device!r} but CUDA is not available; use 'cpu' or 'auto'")
-    device_type = name.split(":")[0]
-    ctx = distributed_context(device_type)
-    if config.dtype == "fp16" and device_type != "cuda":
-        raise ValueError("TrainConfig.dtype='fp16' needs CUDA (GradScaler); use 'bf16' or 'fp32' on CPU")
-    if device_type != "cuda":
-        return torch.device("cpu"), ctx
-    index = ctx.local_rank if ctx.is_distributed else (int(name[5:]) if ":" in name else None)
-    return torch.device("cuda", torch.cuda.current_device() if index is None else index), ctx
 
 
 class _Run:
@@ -114,20 +106,16 @@ class _Run:
     and the three things a step may lead to: a logged record, an evaluation, a checkpoint."""
 
     def __init__(self, model: nn.Module, data: BatchStreamLike, loss_fn: Callable, config: TrainConfig,
-                 eval_fn: Callable | None) -> None:
+                 eval_fn: Callable | None, signals: StopSignals) -> None:
         self.t_start = time.perf_counter()
-        self.data, self.loss_fn, self.config, self.eval_fn = data, loss_fn, config, eval_fn
-        self.device, self.ctx = device, ctx = _resolve_device(config)
+        self.data, self.loss_fn, self.config, self.eval_fn, self.signals = data, loss_fn, config, eval_fn, signals
+        self.device, self.ctx = device, ctx = resolve_device(config.device, config.dtype)
         self.out = Path(config.out)
         self.fsdp = config.fsdp and ctx.is_distributed
         if config.fsdp and not ctx.is_distributed and ctx.is_main:
             warnings.warn("fsdp=True in a single process: nothing to shard over, training as usual", stacklevel=3)
         self.ckpt_path = self.out / (SHARDED_NAME if self.fsdp else CHECKPOINT_NAME)
-        if ctx.is_main:
-            self.out.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.out / CONFIG_NAME, json.dumps(config.to_dict(), indent=2) + "\n")
-            for torn in self.out.glob(f".{CHECKPOINT_NAME}.*.tmp"):  # a write killed midway (zoo.io.atomic_write)
-                torn.unlink(missing_ok=True)
+        start_training(self.out, config, ctx)  # refuses an earlier run's folder unless resumed or overwritten
 
         self.raw = raw = model.module if isinstance(model, DistributedDataParallel) else model
         raw.to(device)
@@ -162,6 +150,7 @@ class _Run:
                                              if r.get("split") == "train"), None)
         self.last_eval: dict[str, float] = {}
         self.saved_step = self.step if resuming else -1
+        self.stop_signal = 0  # the signal every rank stops for after this step (interrupt.py)
         # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
         self.out_of_time = bool(config.time_budget) and self.elapsed_before >= config.time_budget
         self.window = (time.perf_counter(), 0, 0)  # start, samples, tokens (None: not countable) since last log
@@ -175,8 +164,6 @@ class _Run:
             warnings.warn(f"resume=True but {str(self.ckpt_path)!r} does not exist: starting at step 0", stacklevel=4)
         self.step, self.elapsed_before = 0, 0.0
         if not resuming:
-            if ctx.is_main and self.ckpt_path.exists():
-                warnings.warn(f"resume=False: {str(self.ckpt_path)!r} will be overwritten by this run", stacklevel=4)
             seed_everything(config.seed + ctx.rank)  # ranks differ in dropout masks, as in nanoGPT
             return False
         try:
@@ -312,7 +299,7 @@ class _Run:
         rng_states = gather_to_main(rng_state(), self.ctx)
         state = dict(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
                      elapsed=self.elapsed(), config=self.config.to_dict()) if self.ctx.is_main else {}
-        kept = self.keep_previous()
+        kept = keep_previous(self.ckpt_path, self.saved_step, self.config.keep_last, self.fsdp, self.ctx.is_main)
         try:
             if self.fsdp:
                 save_sharded(self.ckpt_path, self.raw, self.optimizer, loop_state(**state) if state else {},
@@ -326,41 +313,58 @@ class _Run:
                 f"could not write the step-{self.step} checkpoint to {str(self.ckpt_path)!r} "
                 f"({error.strerror or error}); {intact}. Free space (or raise the limit) and rerun with "
                 "--resume") from error
-        self.prune_kept(kept)
+        prune_kept(self.out, kept, self.config.keep_last, self.ctx.is_main)
         if self.ctx.is_main:
             plot_losses(self.log.records, self.out / PLOT_NAME)
         self.saved_step = self.step
 
-    def keep_previous(self) -> Path | None:
-        """keep_last > 1: the checkpoint about to be replaced (this trajectory's last save) stays as
-        checkpoint-<step>.pt, a hard link made before the write (no copy), or for a sharded one as
-        checkpoint-<step>.dcp/, which save_sharded renames it to (returned). Rank 0 acts."""
-        if self.config.keep_last <= 1 or self.saved_step < 0 or not self.ckpt_path.exists():
-            return None
-        kept = self.out / f"checkpoint-{self.saved_step:08d}{self.ckpt_path.suffix}"
+    def loop(self) -> None:
+        """Train to config.steps (or the time budget, or a signal), then evaluate and save the end state."""
+        from tqdm.auto import tqdm
+
+        config = self.config
+        bar = tqdm(total=config.steps, initial=self.step, disable=None if (config.progress and self.ctx.is_main)
+                   else True, dynamic_ncols=True, desc="train")
+        try:
+            self.raw.train()
+            while self.step < config.steps and not self.out_of_time and not self.stop_signal:
+                loss_sum, metric_sums = self.micro_batches()
+                grad_norm, lr = self.optimizer_step()
+                self.stop_signal = agreed_signal(self.signals.received, self.ctx, self.device)  # every rank alike
+                bar.update(1)
+                if self.due(config.log_every):
+                    self.log_step(loss_sum, metric_sums, grad_norm, lr)
+                    bar.set_postfix(loss=f"{self.last_loss:.4f}", lr=f"{lr:.2e}")
+                t_pause = time.perf_counter()
+                if self.eval_fn is not None and self.due(config.eval_every):
+                    self.evaluate()
+                if self.due(config.save_every) or self.stop_signal:
+                    self.save()
+                start, samples, tokens = self.window
+                self.window = (start + time.perf_counter() - t_pause, samples, tokens)  # throughput: training only
+            if self.stop_signal:
+                bar.close()
+                raise self.interrupted(self.stop_signal)
+
+            # Resumed at (or past) the end: nothing trained, but report the final state.
+            if self.eval_fn is not None and not self.last_eval:
+                self.evaluate()
+            if self.saved_step != self.step:
+                self.save()
+            elif self.ctx.is_main:
+                plot_losses(self.log.records, self.out / PLOT_NAME)
+            if self.ctx.is_distributed:
+                dist.barrier()  # nobody returns (and reads OUT) before rank 0 has written it
+        finally:
+            bar.close()
+            self.log.close()
+
+    def interrupted(self, signum: int) -> TrainingInterrupted:
+        """What ends a run stopped by `signum` once its checkpoint is saved; rank 0 says it on stderr."""
+        error = TrainingInterrupted(signum, self.step, self.ckpt_path)
         if self.ctx.is_main:
-            if self.fsdp and kept.exists():  # left by an earlier trajectory through this step
-                shutil.rmtree(kept)
-            if not self.fsdp and not kept.exists():
-                try:
-                    os.link(self.ckpt_path, kept)
-                except OSError:  # a filesystem without hard links
-                    shutil.copyfile(self.ckpt_path, kept)
-        return kept
-
-    def prune_kept(self, kept: Path | None) -> None:
-        """After a successful write only (a failed one must not cost the older checkpoints): besides `kept`,
-        the keep_last - 2 newest kept checkpoints stay, so keep_last in all with the new one. Rank 0 acts."""
-        if kept is None or not self.ctx.is_main:
-            return
-        older = [p for p in previous_checkpoints(self.out) if p != kept]
-        for old in older[:max(len(older) - (self.config.keep_last - 2), 0)]:
-            shutil.rmtree(old) if old.is_dir() else old.unlink(missing_ok=True)
-
-
-def previous_checkpoints(out: Path) -> list[Path]:
-    """The checkpoint-<step>.pt files (.dcp/ directories, sharded) keep_last left in `out`, oldest first."""
-    return sorted([*out.glob("checkpoint-[0-9]*.pt"), *out.glob("checkpoint-[0-9]*.dcp")], key=lambda p: p.stem)
+            print(error, file=sys.stderr)
+        return error
 
 
 class CheckpointWriteError(OSError):
@@ -374,47 +378,19 @@ def train(
     config: TrainConfig,
     eval_fn: Callable[[nn.Module], Mapping[str, Any]] | None = None,
 ) -> TrainResult:
-    """Train `model` for `config.steps` optimizer steps (see the module docstring for the contracts)."""
-    from tqdm.auto import tqdm
-
-    run = _Run(model, data, loss_fn, config, eval_fn)
-    bar = tqdm(total=config.steps, initial=run.step, disable=None if (config.progress and run.ctx.is_main) else True,
-               dynamic_ncols=True, desc="train")
-    try:
-        run.raw.train()
-        while run.step < config.steps and not run.out_of_time:
-            loss_sum, metric_sums = run.micro_batches()
-            grad_norm, lr = run.optimizer_step()
-            bar.update(1)
-            if run.due(config.log_every):
-                run.log_step(loss_sum, metric_sums, grad_norm, lr)
-                bar.set_postfix(loss=f"{run.last_loss:.4f}", lr=f"{lr:.2e}")
-            t_pause = time.perf_counter()
-            if eval_fn is not None and run.due(config.eval_every):
-                run.evaluate()
-            if run.due(config.save_every):
-                run.save()
-            start, samples, tokens = run.window
-            run.window = (start + time.perf_counter() - t_pause, samples, tokens)  # throughput: training only
-
-        # Resumed at (or past) the end: nothing trained, but report the final state.
-        if eval_fn is not None and not run.last_eval:
-            run.evaluate()
-        if run.saved_step != run.step:
-            run.save()
-        elif run.ctx.is_main:
-            plot_losses(run.log.records, run.out / PLOT_NAME)
-        if run.ctx.is_distributed:
-            dist.barrier()  # nobody returns (and reads OUT) before rank 0 has written it
-    finally:
-        bar.close()
-        run.log.close()
-
-    final = plain_model(run.raw, run.ctx) if run.fsdp else run.raw  # gathering: every rank takes part
-    if run.fsdp:
-        # The gather leaves collectives in flight on the ranks that drop its result; a gloo group torn down
-        # with work pending aborts its process ("terminate called without an active exception"). gloo's
-        # barrier waits for all earlier work, so every rank returns with nothing outstanding.
-        dist.barrier()
+    """Train `model` for `config.steps` optimizer steps (see the module docstring for the contracts). SIGINT or
+    SIGTERM ends it after the step under way, with a checkpoint, by TrainingInterrupted (exit status 130, 143)."""
+    main = is_main_process()
+    with hold(config.out, enabled=main), StopSignals(announce=main) as signals:
+        run = _Run(model, data, loss_fn, config, eval_fn, signals)
+        run.loop()
+        final = plain_model(run.raw, run.ctx) if run.fsdp else run.raw  # gathering: every rank takes part
+        if run.fsdp:
+            # The gather leaves collectives in flight on the ranks that drop its result; a gloo group torn down
+            # with work pending aborts its process ("terminate called without an active exception"). gloo's
+            # barrier waits for all earlier work, so every rank returns with nothing outstanding.
+            dist.barrier()
+        if signals.received:  # it came during the last evaluation or save: the run is whole, and saved
+            raise run.interrupted(signals.received)
     return TrainResult(step=run.step, train_loss=run.last_loss, eval_metrics=run.last_eval,
                        history=list(run.log.records), wall_time=time.perf_counter() - run.t_start, model=final)
