@@ -39,6 +39,12 @@ def compute_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.dtype | None:
     return x.dtype if x.dtype == weight.dtype else None
 
 
+def in_weight_dtype(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """A float model input (pixels, a spectrogram) of another precision than the weights it meets first, cast
+    to theirs, as transformers' ViT casts pixel_values; unchanged where autocast or a matching dtype decides."""
+    return x if compute_dtype(x, weight) is not None else x.to(weight.dtype)
+
+
 class InputProjections(nn.Module):
     """x through several Linears that read it: cast once for autocast, then each layer."""
 

@@ -130,8 +130,6 @@ class Llava(ZooModel):
         if self.vision_tower is None:
             raise ValueError(f"pixel_values of shape {tuple(pixel_values.shape)} given, but this LLaVA has no vision "
                              "tower (config.vision is None): it takes input_ids only")
-        if pixel_values.is_floating_point():  # float32 images for a bf16 / fp16 model
-            pixel_values = pixel_values.to(self.vision_tower.patch_embed.proj.weight.dtype)
         try:
             features = self.vision_tower.image_features(pixel_values)  # (M, N, Dv)
         except (TypeError, ValueError) as error:

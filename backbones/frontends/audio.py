@@ -25,6 +25,7 @@ from torch import nn
 from backbones.ffn import make_activation
 from backbones.frontends.checks import check_finite, check_tensor
 from backbones.positions import sinusoid_table
+from backbones.precision import in_weight_dtype
 
 FRAMES_PER_SECOND = 100  # Whisper's log-mel: 16 kHz audio, hop 160 samples
 STRIDE = 2               # conv2 halves the frame rate: one audio token per 20 ms
@@ -76,7 +77,7 @@ class AudioConvStem(nn.Module):
     def forward(self, mel: torch.Tensor) -> torch.Tensor:
         """mel (B, n_mels, F) with F = num_frames -> tokens (B, F / 2, D) with positions added."""
         self.check(mel)
-        x = self.act(self.conv1(mel))  # (B, D, F)
+        x = self.act(self.conv1(in_weight_dtype(mel, self.conv1.weight)))  # (B, D, F)
         x = self.act(self.conv2(x))  # (B, D, N)
         x = x.transpose(1, 2)  # (B, N, D)
         return x + self.positions.to(x.dtype)

@@ -37,7 +37,7 @@ from torch import nn
 
 from backbones.frontends.checks import check_finite, check_tensor
 from backbones.positions import resample_grid_positions, sincos_2d
-from backbones.precision import compute_dtype
+from backbones.precision import compute_dtype, in_weight_dtype
 
 POS_EMBEDS = ("learn", "sincos", "none")
 
@@ -145,9 +145,10 @@ class PatchEmbedding(nn.Module):
         oneDNN's bf16 convolution is slow in that shape; in fp32 the Conv2d is the faster, and non-overlapping
         image patches are no faster unfolded (timings: docs/notes/2026-12-06-cpu-kernels.md)."""
         weight = self.proj.weight
+        pixels = in_weight_dtype(pixels, weight)
         if not (pixels.is_cpu and self.stride != (self.patch_size, self.patch_size)
                 and compute_dtype(pixels, weight) == torch.bfloat16):
-            return self.proj(pixels)  # it also raises for mismatched dtypes
+            return self.proj(pixels)
         gh, gw = grid or self._grid(tuple(pixels.shape[2:]), "image size")
         columns = F.unfold(pixels.to(torch.bfloat16), self.patch_size, stride=self.stride)  # (B, C*p*p, gh*gw)
         out = F.linear(columns.mT, weight.flatten(1), self.proj.bias)  # (B, gh*gw, D), bias in the one rounding

@@ -10,6 +10,7 @@ public entry points are walked in test_boundary_generate.py (zoo.generate, zoo.s
 speculative decoding) and test_boundary_transcribe_search.py (zoo.transcribe, the sentence embeddings)."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import time
@@ -185,3 +186,17 @@ def test_any_nan_or_infinity_in_an_encoder_input_is_refused(case, value, at):
     with pytest.raises(ValueError, match="NaN or infinite") as info, torch.no_grad():
         model(**{**inputs, arg: bad})
     assert_clear(str(info.value), name, arg, "not finite")
+
+
+@pytest.mark.parametrize("case", [f"{name}:{arg}" for name, arg in FLOAT_INPUTS])
+def test_a_float_input_of_another_precision_is_cast_to_the_weights(case):
+    """Documented behaviour, as transformers' ViT casts pixel_values: float64 gives the float32 result exactly,
+    bfloat16 a float32 result; a bfloat16 model takes float32 inputs."""
+    name, arg = case.split(":")
+    model, inputs = built(name)
+    with torch.no_grad():
+        want = model(**inputs)
+        assert torch.equal(model(**{**inputs, arg: inputs[arg].double()}), want)
+        assert model(**{**inputs, arg: inputs[arg].bfloat16()}).dtype == want.dtype
+        half = copy.deepcopy(model).bfloat16()
+        assert half(**inputs).dtype == torch.bfloat16
