@@ -64,7 +64,10 @@ class StopSignals:
             self.received = signum
             message = f"{name}: finishing this step, then saving a checkpoint and exiting"
         if self.announce:
-            os.write(2, f"\n{message}\n".encode())  # unbuffered: safe whatever the interrupted code was printing
+            try:
+                os.write(2, f"\n{message}\n".encode())  # unbuffered: safe whatever the interrupted code printed
+            except OSError:  # no stderr: the stop itself must not fail
+                pass
 
 
 def agreed_signal(received: int, ctx: DistContext, device: torch.device) -> int:
