@@ -36,6 +36,7 @@ __all__ = [
     "CheckpointError",
     "CorruptCheckpointError",
     "CheckpointMismatchError",
+    "TokenizerMismatchError",
     "UnsafeCheckpointError",
     "atomic_write",
     "atomic_write_text",
@@ -61,6 +62,10 @@ class UnsafeCheckpointError(CorruptCheckpointError):
 
 class CheckpointMismatchError(CheckpointError):
     """The checkpoint's tensors do not fit the model (missing/unexpected keys, shapes)."""
+
+
+class TokenizerMismatchError(CheckpointMismatchError):
+    """A tokenizer loaded with a model is of another vocabulary (its size, or a token id the model names)."""
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import torch
 from safetensors import SafetensorError
@@ -20,7 +22,15 @@ from safetensors.torch import load_file, save
 from torch import nn
 
 from backbones.transformer import set_grad_checkpointing
-from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, check_state_dict, read_json
+from data.whisper_tokenizer import WhisperTokenizer
+from zoo.io import (
+    CorruptCheckpointError,
+    TokenizerMismatchError,
+    atomic_write,
+    atomic_write_text,
+    check_state_dict,
+    read_json,
+)
 from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
@@ -119,4 +129,26 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)
     if load_tokenizer is not None and (directory / TOKENIZER_NAME).is_file():
         model.tokenizer = load_tokenizer(directory)
+        check_tokenizer(model.tokenizer, model.config.vocab_size, repr(str(directory / TOKENIZER_NAME)),
+                        repr(str(weights_path)))
     return model.to(map_location)
+
+
+def check_tokenizer(tokenizer: Any, vocab_size: int, tokenizer_source: str, model_source: str,
+                    token_ids: Mapping[str, int] | None = None) -> None:
+    """Refuse a tokenizer loaded with a model (of `vocab_size` token embeddings) from another vocabulary, naming
+    both: more tokens than the model has rows (a model's table may be padded past its tokenizer's, not the
+    reverse), a token id the model's config names (`token_ids`: eos_token_id, ...) that the tokenizer lacks, or
+    a Whisper vocabulary of another size than the model's. Whisper's size decides where its special tokens sit
+    (51864 English-only, 51865 multilingual, 51866 with large-v3's 100 languages; timestamps last), so a table
+    of another size was trained with them elsewhere."""
+    size = tokenizer.vocab_size
+    whisper = isinstance(tokenizer, WhisperTokenizer)
+    if size > vocab_size or (whisper and size != vocab_size):
+        raise TokenizerMismatchError(
+            f"{tokenizer_source} has {size} tokens but {model_source} has {vocab_size} token embeddings: the "
+            f"tokenizer is of another vocabulary; expected {'exactly' if whisper else 'at most'} {vocab_size}")
+    outside = {name: i for name, i in (token_ids or {}).items() if not 0 <= i < size}
+    if outside:
+        raise TokenizerMismatchError(f"{model_source} names token id(s) {outside} that {tokenizer_source} ({size} "
+                                     "tokens) does not have: the tokenizer is of another vocabulary")

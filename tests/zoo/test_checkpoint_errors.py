@@ -3,12 +3,21 @@ refused, float16/bfloat16 stores still load as the references load them; a pickl
 saying so; a tokenizer loaded with a model must fit its vocabulary."""
 from __future__ import annotations
 
+import json
+
 import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
 import zoo
-from zoo.io import CheckpointMismatchError, CorruptCheckpointError, UnsafeCheckpointError, load_torch_checkpoint
+from zoo.convert import load_directory
+from zoo.io import (
+    CheckpointMismatchError,
+    CorruptCheckpointError,
+    TokenizerMismatchError,
+    UnsafeCheckpointError,
+    load_torch_checkpoint,
+)
 
 
 def saved(tmp_path, name="gpt_tiny", **overrides):
@@ -86,3 +95,45 @@ def test_a_pickle_that_would_run_code_is_refused_saying_so(tmp_path, payload):
     assert "weights_only=False" not in message and "safe_globals" not in message and "\n" not in message, message
     assert not marker.exists() and path.exists()
     assert isinstance(error.value, CorruptCheckpointError)  # what callers already catch
+
+
+# ----------------------------------------------------------------------------- a tokenizer of another vocabulary
+
+@pytest.fixture(scope="module")
+def multilingual_micro():
+    """A small Whisper with the multilingual vocabulary (51865 rows) and openai-whisper's tokenizer for it."""
+    from data.whisper_tokenizer import load_whisper_tokenizer
+
+    model = zoo.create_model("whisper_micro", vocab_size=51865, audio_depth=1, text_depth=1)
+    model.tokenizer = load_whisper_tokenizer()
+    return model
+
+
+def test_a_saved_whisper_with_a_tokenizer_of_another_vocabulary_is_refused(tmp_path, multilingual_micro):
+    from data.whisper_tokenizer import load_whisper_tokenizer
+
+    assert zoo.load_pretrained(multilingual_micro.save_pretrained(tmp_path / "same")).tokenizer.multilingual
+    directory = multilingual_micro.save_pretrained(tmp_path / "english")
+    load_whisper_tokenizer(multilingual=False).save(directory)  # 51864 tokens: every special id one lower
+    with pytest.raises(TokenizerMismatchError, match=rf"^'{directory / 'tokenizer.json'}' has 51864 tokens but "
+                                                     rf"'{directory / 'model.safetensors'}' has 51865 token "
+                                                     r"embeddings: .* expected exactly 51865"):
+        load_directory(directory)
+
+
+def test_an_hf_whisper_with_a_tokenizer_or_token_ids_of_another_vocabulary_is_refused(tmp_path, multilingual_micro):
+    pytest.importorskip("transformers")
+    from data.whisper_tokenizer import load_whisper_tokenizer
+    from zoo.convert.hf_whisper import save_transformers
+
+    directory = save_transformers(multilingual_micro, tmp_path / "hf")
+    config = json.loads((directory / "config.json").read_text())
+    assert zoo.from_hf(directory).tokenizer.multilingual
+    (directory / "config.json").write_text(json.dumps({**config, "eos_token_id": 51865}))
+    with pytest.raises(TokenizerMismatchError, match=r"config\.json' names token id\(s\) {'eos_token_id': 51865} "
+                                                     r"that .*tokenizer\.json' \(51865 tokens\) does not have"):
+        zoo.from_hf(directory)
+    (directory / "config.json").write_text(json.dumps(config))
+    load_whisper_tokenizer(multilingual=False).save(directory)
+    with pytest.raises(TokenizerMismatchError, match=r"tokenizer\.json' has 51864 tokens but .* has 51865 token"):
+        load_directory(directory)

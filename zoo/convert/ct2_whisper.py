@@ -29,6 +29,7 @@ from zoo.convert.common import UnsupportedConfigError, build_converted, rename_a
 from zoo.convert.ct2_file import read_ct2_file
 from zoo.convert.hf_whisper import tokenizer_for
 from zoo.io import CorruptCheckpointError, read_json
+from zoo.pretrained import check_tokenizer
 from zoo.whisper import Whisper, WhisperConfig
 
 SPEC = "WhisperSpec"
@@ -137,9 +138,9 @@ def from_ct2(directory: str | Path) -> Whisper:
     source = str(weights)
     config = config_from_ct2(variables, meta, source)
     tokenizer = tokenizer_for(directory, config.vocab_size)
-    if tokenizer is not None and tokenizer.vocab_size > config.vocab_size:
-        raise CorruptCheckpointError(f"{str(directory / 'tokenizer.json')!r} has {tokenizer.vocab_size} tokens but "
-                                     f"decoder/embeddings/weight has {config.vocab_size} rows")
+    if tokenizer is not None:
+        check_tokenizer(tokenizer, config.vocab_size, repr(str(directory / "tokenizer.json")),
+                        f"{source} (decoder/embeddings/weight)")
     tensors = {key: value for key, value in _split_fused(variables).items() if key not in _SCALARS}
     model = build_converted(config, rename_all(tensors, _rename, source), source)
     model.tokenizer = tokenizer

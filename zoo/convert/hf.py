@@ -10,7 +10,7 @@ from torch import nn
 from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_vit, hf_whisper
 from zoo.convert.common import HFConfig, UnsupportedConfigError, build_converted
 from zoo.io import CorruptCheckpointError, load_torch_checkpoint, read_json
-from zoo.pretrained import read_safetensors
+from zoo.pretrained import check_tokenizer, read_safetensors
 
 
 def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
@@ -45,6 +45,9 @@ def _shards(index: Path) -> list[str]:
     return shards
 
 
+# The token ids an HF config names, which a tokenizer loaded with the model must have.
+HF_TOKEN_IDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id")
+
 # HF model_type -> module with config_from_hf(cfg, state) -> our config and
 # convert_state_dict(state, our config, source) -> our state dict.
 CONVERTERS = {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit, "whisper": hf_whisper,
@@ -71,4 +74,19 @@ def from_hf(obj: Any) -> nn.Module:
     config = converter.config_from_hf(cfg, state)
     model = build_converted(config, converter.convert_state_dict(state, config, source), source)
     attach = getattr(converter, "attach_extras", None)  # families whose models carry more (Whisper: tokenizer)
-    return attach(model, obj) if attach is not None else model
+    if attach is not None:
+        model = attach(model, obj)
+        _check_tokenizer(model, obj, cfg, config_source)
+    return model
+
+
+def _check_tokenizer(model: nn.Module, obj: Any, cfg: dict[str, Any], config_source: str) -> None:
+    """The tokenizer a converter attached (Whisper's: a directory's tokenizer.json, else openai-whisper's for the
+    vocabulary size) against the model's vocabulary and the token ids the HF config names."""
+    tokenizer = getattr(model, "tokenizer", None)
+    if tokenizer is None:
+        return
+    path = Path(obj) / "tokenizer.json" if isinstance(obj, (str, Path)) else None
+    source = repr(str(path)) if path is not None and path.is_file() else "openai-whisper's tokenizer"
+    check_tokenizer(tokenizer, model.config.vocab_size, source, config_source,
+                    {key: cfg[key] for key in HF_TOKEN_IDS if isinstance(cfg.get(key), int)})
