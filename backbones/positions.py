@@ -53,12 +53,18 @@ class LearnedPositions(nn.Module):
 
 
 def check_positions(positions: torch.Tensor | range, max_positions: int) -> None:
+    """Position ids (a range, or an integer tensor) inside [0, max_positions): a negative id would index the
+    table from its end."""
     if torch.compiler.is_compiling():
         return  # a compiled decoding step: zoo.generation checked the whole session's positions up front
     if isinstance(positions, range):
-        top = positions[-1] if len(positions) else -1
+        low, top = (positions[0], positions[-1]) if len(positions) else (0, -1)
     else:
-        top = int(positions.max()) if positions.numel() else -1
+        if positions.is_floating_point() or positions.dtype == torch.bool:
+            raise TypeError(f"positions must be integer position ids, got {positions.dtype}")
+        low, top = (int(v) for v in torch.aminmax(positions)) if positions.numel() else (0, -1)  # one sync
+    if low < 0:
+        raise ValueError(f"positions must be >= 0, got {low}")
     if top >= max_positions:
         raise ValueError(f"sequence needs position {top} but the model has {max_positions} positions "
                          f"(max sequence length {max_positions})")

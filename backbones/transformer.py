@@ -10,7 +10,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from backbones.block import Block, BlockSpec
-from backbones.frontends.checks import check_mask_values, check_token_layout
+from backbones.frontends.checks import check_mask_values, check_token_layout, tracing
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.kv_cache import CrossKVCache, DecoderCache, KVCache, LayerCache
 from backbones.masks import cache_slots_mask, decoder_mask
@@ -130,6 +130,13 @@ def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, posit
         return cache_slots_mask(attention_mask, input_pos, cache.max_len), False, positions
     if cache is not None and input_pos is None:
         raise ValueError("a KV cache is in use: pass input_pos (where this chunk starts), or clear_cache()")
+    if input_pos and (cache is None or input_pos < 0):
+        raise ValueError(f"input_pos={input_pos} needs a KV cache holding the tokens before it; expected 0 or None "
+                         "without one (cache=model.make_cache(...) or setup_cache), and never a negative start")
+    if isinstance(positions, torch.Tensor) and not tracing() and (positions.dim() not in (1, 2)
+                                                                  or positions.shape[-1] != t):
+        raise ValueError(f"positions must be (batch, tokens) or (tokens,) with {t} tokens, as the input; got shape "
+                         f"{tuple(positions.shape)}")
     start = input_pos or 0
     if attention_mask is not None and not start:  # later chunks extend a mask whose prompt part was checked here
         check_mask_values(attention_mask)

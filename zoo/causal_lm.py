@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import torch
 
+from backbones.frontends.checks import check_labels
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.kv_cache import DecoderCache
 from backbones.transformer import CachedDecoding, Transformer, decoder_forward
@@ -73,6 +74,7 @@ class CausalLM(CachedDecoding, ZooModel):
         features = self.forward_features(input_ids, attention_mask, positions, input_pos, cache=cache,
                                          inputs_embeds=inputs_embeds, sparse_grad=True)
         if labels is not None:
+            check_labels(labels, input_ids, self.vocab_size)
             chunk = LOSS_CHUNK if self.transformer.grad_checkpointing and self.training else None
             return self.head.features_loss(features, labels, chunk)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])

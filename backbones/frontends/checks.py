@@ -76,3 +76,18 @@ def check_mask_values(attention_mask: torch.Tensor, name: str = "attention_mask"
         values = sorted({float(v) for v in attention_mask[bad].unique()[:5]})
         raise ValueError(f"{name} must hold 1 (token) and 0 (padding) only; got {int(bad.sum())} other value(s), "
                          f"{', '.join(f'{v:g}' for v in values)} (shape {tuple(attention_mask.shape)})")
+
+
+def check_labels(labels: torch.Tensor, input_ids: torch.Tensor, vocab_size: int, ignore_index: int = -100) -> None:
+    """Training targets shaped like input_ids, each a token id in [0, vocab_size) or ignore_index: another
+    value fails inside the loss (on CUDA as a device-side assert that ends the process)."""
+    if tracing():
+        return
+    check_token_layout(labels, "labels")
+    if labels.shape != input_ids.shape:
+        raise ValueError(f"labels must be shaped like input_ids {tuple(input_ids.shape)}; got shape "
+                         f"{tuple(labels.shape)}")
+    bad = (labels != ignore_index) & ((labels < 0) | (labels >= vocab_size))
+    if bool(bad.any()):
+        raise ValueError(f"labels must lie in [0, {vocab_size}) (the vocabulary size) or be {ignore_index} "
+                         f"(ignored); got {int(bad.sum())} other value(s), e.g. {int(labels[bad][0])}")

@@ -58,17 +58,23 @@ class TokenEmbedding(nn.Module):
         if self.token_types is not None:
             if token_type_ids is None:
                 token_type_ids = torch.zeros(x.shape[:2], dtype=torch.long, device=x.device)
+            else:
+                check_token_ids(token_type_ids, self.token_types.num_embeddings, "token_type_ids", "the token types")
+                if token_type_ids.shape != x.shape[:2]:
+                    raise ValueError(f"token_type_ids must be shaped like input_ids {tuple(x.shape[:2])}; got shape "
+                                     f"{tuple(token_type_ids.shape)}")
             x = x + self.token_types(token_type_ids)
         if self.norm is not None:
             x = self.norm(x)
         return apply_dropout(x, self.drop)
 
 
-def check_token_ids(input_ids: torch.Tensor, vocab_size: int, name: str = "input_ids") -> None:
+def check_token_ids(input_ids: torch.Tensor, vocab_size: int, name: str = "input_ids",
+                    size: str = "the vocabulary size") -> None:
     if tracing():
         return  # a compiled decoding step feeds back tokens it chose itself (the prompt was checked eagerly)
     check_token_layout(input_ids, name)
     low, high = (int(v) for v in torch.aminmax(input_ids))  # one pass, one sync
     if low < 0 or high >= vocab_size:
-        raise ValueError(f"{name} must lie in [0, {vocab_size}) (the vocabulary size); got values in "
+        raise ValueError(f"{name} must lie in [0, {vocab_size}) ({size}); got values in "
                          f"[{low}, {high}]")

@@ -200,3 +200,30 @@ def test_a_float_input_of_another_precision_is_cast_to_the_weights(case):
         assert model(**{**inputs, arg: inputs[arg].bfloat16()}).dtype == want.dtype
         half = copy.deepcopy(model).bfloat16()
         assert half(**inputs).dtype == torch.bfloat16
+
+
+IDS = torch.randint(0, 100, (2, 8), generator=torch.Generator().manual_seed(0))
+KEYWORD_CASES = {  # forward()'s other arguments: (model, argument, value, what the error says)
+    "token type out of range": ("bert_tiny", "token_type_ids", torch.full((2, 8), 5), "must lie in [0, 2)"),
+    "token types misshaped": ("bert_tiny", "token_type_ids", torch.zeros(2, 3, dtype=torch.long), "shaped like"),
+    "token types float": ("bert_tiny", "token_type_ids", torch.zeros(2, 8), "must be an integer tensor"),
+    "label out of range": ("gpt_tiny", "labels", torch.full((2, 8), 99999), "must lie in [0, 4096) (the vocab"),
+    "labels misshaped": ("llama_tiny", "labels", torch.zeros(2, 3, dtype=torch.long), "shaped like input_ids"),
+    "labels float": ("gpt_tiny", "labels", torch.zeros(2, 8), "must be an integer tensor"),
+    "negative position": ("gpt_tiny", "positions", torch.full((2, 8), -1), "must be >= 0, got -1"),
+    "position past the table": ("llama_tiny", "positions", torch.full((2, 8), 999), "the model has 256 positions"),
+    "positions misshaped": ("llama_tiny", "positions", torch.zeros(2, 3, dtype=torch.long), "with 8 tokens"),
+    "positions float": ("gpt_tiny", "positions", torch.zeros(2, 8), "must be integer position ids"),
+    "input_pos without a cache": ("gpt_tiny", "input_pos", 3, "needs a KV cache"),
+    "negative input_pos": ("gpt_tiny", "input_pos", -1, "never a negative start"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KEYWORD_CASES))
+def test_the_other_forward_arguments_are_checked(kind):
+    name, arg, value, words = KEYWORD_CASES[kind]
+    model, _ = built(name)
+    with pytest.raises((ValueError, TypeError)) as info, torch.no_grad():
+        model(IDS, **{arg: value})
+    message = str(info.value)
+    assert "\n" not in message and words in message and (arg in message or "position" in message), message
