@@ -78,7 +78,7 @@ class ModelTooLargeError(ValueError):
 def build_model(config: Any, source: str | None = None) -> nn.Module:
     """The family's model for `config`, after the config is checked: every field of its annotated type, no
     negative or non-finite sizes, and (unless the default device is meta, where nothing is allocated) a model
-    that fits in memory: it is first built on the meta device and its bytes counted, so an absurd config.json
+    that fits in memory, its bytes counted on the meta device first (estimated_bytes), so an absurd config.json
     costs nothing. `source` (the file the config came from) starts a ConfigError's message."""
     family = getattr(config, "family", None)
     if family not in _FAMILIES:
@@ -203,8 +203,9 @@ def check_values(config_cls: type, values: Mapping[str, Any], where: str, *, com
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise ConfigError(f"{where} has no field(s) {unknown}; fields are {sorted(fields)}")
-    missing = [name for name in fields if name not in values and name not in getattr(config_cls, "optional_fields", ())]
-    if complete and missing:
+    optional = getattr(config_cls, "optional_fields", ())
+    missing = [name for name in fields if name not in values and name not in optional] if complete else []
+    if missing:
         raise ConfigError(f"{where} is missing field(s) {missing}: a saved config names every architecture field "
                           "(a default would build another shape than the weights')")
     hints = typing.get_type_hints(config_cls)
@@ -219,7 +220,7 @@ def check_values(config_cls: type, values: Mapping[str, Any], where: str, *, com
 
 
 def check_sizes(config: Any, prefix: str = "") -> None:
-    """ValueError naming the field for a negative (or, where it must be positive, zero) size, or a
+    """ConfigError naming the field for a negative (or, where it must be positive, zero) size, or a
     non-finite float, anywhere in `config` (nested configs included: LLaVA's text and vision)."""
     name = prefix or type(config).__name__
     for f in dataclasses.fields(config):
@@ -260,14 +261,14 @@ def check_fits(config: Any, nbytes: int) -> None:
 def config_from_dict(family: str, values: dict[str, Any], source: str | None = None) -> Any:
     """The family's config from a saved dict (dataclasses.asdict's), every field checked first: none unknown,
     none missing (but `optional_fields`), each of its type. `source` (the file) starts a ConfigError's message."""
+    prefix = f"{source}: " if source else ""
     if family not in _FAMILIES:
-        raise ValueError(f"no model family {family!r} is registered; families: {list_families()}")
+        raise ConfigError(f"{prefix}no model family {family!r} is registered; families: {list_families()}")
     config_cls = _FAMILIES[family][0]
     if not isinstance(values, Mapping):
-        raise ConfigError(f"{source + ': ' if source else ''}the {family} config is a {type(values).__name__}; "
-                          "expected a JSON object of its fields")
-    check_values(config_cls, values, f"{source}: {config_cls.__name__}" if source else config_cls.__name__,
-                 complete=True)
+        raise ConfigError(f"{prefix}the {family} config is a {type(values).__name__}; expected a JSON object of "
+                          "its fields")
+    check_values(config_cls, values, prefix + config_cls.__name__, complete=True)
     return config_cls(**values)
 
 

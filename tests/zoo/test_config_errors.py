@@ -47,6 +47,17 @@ def test_malformed_config_json_names_the_file(tmp_path, text, what):
             load(directory)
 
 
+@pytest.mark.parametrize("content, error, what", [
+    ({"config": {}}, CorruptCheckpointError, r"is not a zoo config: expected the keys 'family' and 'config'"),
+    ({"family": "gptx", "config": {}}, ConfigError, "no model family 'gptx' is registered"),
+    ({"family": "gpt", "config": [1]}, ConfigError, "the gpt config is a list; expected a JSON object")])
+def test_a_config_json_that_is_not_a_zoo_config_names_the_file(tmp_path, content, error, what):
+    directory, _ = saved(tmp_path)
+    (directory / "config.json").write_text(json.dumps(content))
+    with pytest.raises(error, match=rf"^'{directory / 'config.json'}':? {what}"):
+        zoo.load_pretrained(directory)
+
+
 def test_malformed_hf_config_and_safetensors_index_name_the_file(tmp_path):
     hf = hf_gpt2_directory(tmp_path / "hf")
     (hf / "config.json").write_text('{"model_type": "gpt2", ')
