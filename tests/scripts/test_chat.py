@@ -107,3 +107,12 @@ def test_an_unreadable_image_is_one_line_naming_it(model_dir, tmp_path, capsys, 
     assert run(chat.main, [source, "what colour is the circle?", "--model", str(model_dir)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and all(w in err for w in words), err
+
+
+@pytest.mark.parametrize("flag,value,words", [("--top-k", "-1", "GenerationConfig.top_k=-1: expected an int >= 0"),
+                                              ("--max-new-tokens", "0", "max_new_tokens=0: expected an int >= 1"),
+                                              ("--temperature", "nan", "temperature=nan: expected a finite")])
+def test_a_generation_flag_out_of_range_is_one_line(model_dir, capsys, flag, value, words):
+    assert run(chat.main, ["scene:val:0", "a question", "--model", str(model_dir), flag, value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
