@@ -176,6 +176,11 @@ def _fits(value: Any, annotation: Any) -> bool:
         if len(args) == 2 and args[1] is Ellipsis:
             return all(_fits(item, args[0]) for item in value)
         return len(value) == len(args) and all(map(_fits, value, args))
+    if isinstance(typing.get_origin(annotation), type):  # list[int], Iterable[int]: the container, then its items
+        items = typing.get_args(annotation)[0]
+        # an iterator's items are not read here (that would use them up)
+        return isinstance(value, typing.get_origin(annotation)) and (
+            not isinstance(value, (list, tuple, set, frozenset)) or all(_fits(item, items) for item in value))
     if annotation is Any:
         return True
     if annotation is type(None):
@@ -217,6 +222,16 @@ def check_values(config_cls: type, values: Mapping[str, Any], where: str, *, com
             check_values(nested, given, f"{where}.{name}", complete=complete and isinstance(value, dict))
         elif not _fits(value, hints[name]):
             raise ConfigError(f"{where}.{name}={value!r} ({type(value).__name__}): expected {_type_name(hints[name])}")
+
+
+def check_ranges(options: Any, ranges: list[tuple[str, Callable[[Any], bool], str]]) -> None:
+    """ConfigError `Class.name=value: expected ...` for the first (field name, check, what is expected) of
+    `ranges` whose value on `options` fails its check; a NaN or infinite float fails every check. Run after
+    check_values: each check may take its value to be of the annotated type."""
+    for name, ok, expected in ranges:
+        value = getattr(options, name)
+        if (isinstance(value, float) and not math.isfinite(value)) or not ok(value):
+            raise ConfigError(f"{type(options).__name__}.{name}={value!r}: expected {expected}")
 
 
 def check_sizes(config: Any, prefix: str = "") -> None:

@@ -8,10 +8,9 @@ each strategy calls with its model's vocabulary size.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 
-from zoo.registry import ConfigError, check_values
+from zoo.registry import ConfigError, check_ranges, check_values
 
 
 @dataclass(frozen=True)
@@ -40,22 +39,19 @@ class GenerationConfig:
             object.__setattr__(self, "eos_id", tuple(self.eos_id))
         object.__setattr__(self, "stop_sequences", tuple(map(tuple, self.stop_sequences)))
         sampling = self.do_sample
-        ranges = [("max_new_tokens", lambda n: n >= 1, "an int >= 1"), ("top_k", lambda k: k >= 0, "an int >= 0"),
-                  ("num_beams", lambda n: n >= 1, "an int >= 1"),
-                  ("temperature", lambda t: t > 0 if sampling else t >= 0,
-                   "a finite number > 0 when sampling" if sampling else "a finite number >= 0"),
-                  ("top_p", lambda p: 0 < p <= 1, "a number in (0, 1]"),
-                  ("min_p", lambda p: 0 <= p < 1, "a number in [0, 1)"),
-                  ("repetition_penalty", lambda r: r > 0, "a finite number > 0"),
-                  ("length_penalty", lambda _: True, "a finite number"),
-                  ("early_stopping", lambda e: isinstance(e, bool) or e == "never", "True, False or 'never'"),
-                  ("eos_id", lambda _: all(i >= 0 for i in self.eos_ids), "token ids >= 0"),
-                  ("stop_sequences", lambda stops: all(s and min(s) >= 0 for s in stops),
-                   "non-empty sequences of token ids >= 0")]
-        for name, ok, expected in ranges:
-            value = getattr(self, name)
-            if not ok(value) or (isinstance(value, float) and not math.isfinite(value)):  # NaN fails every `ok`
-                raise ConfigError(f"GenerationConfig.{name}={value!r}: expected {expected}")
+        check_ranges(self, [
+            ("max_new_tokens", lambda n: n >= 1, "an int >= 1"), ("top_k", lambda k: k >= 0, "an int >= 0"),
+            ("num_beams", lambda n: n >= 1, "an int >= 1"),
+            ("temperature", lambda t: t > 0 if sampling else t >= 0,
+             "a finite number > 0 when sampling" if sampling else "a finite number >= 0"),
+            ("top_p", lambda p: 0 < p <= 1, "a number in (0, 1]"),
+            ("min_p", lambda p: 0 <= p < 1, "a number in [0, 1)"),
+            ("repetition_penalty", lambda r: r > 0, "a finite number > 0"),
+            ("length_penalty", lambda _: True, "a finite number"),
+            ("early_stopping", lambda e: isinstance(e, bool) or e == "never", "True, False or 'never'"),
+            ("eos_id", lambda _: all(i >= 0 for i in self.eos_ids), "token ids >= 0"),
+            ("stop_sequences", lambda stops: all(s and min(s) >= 0 for s in stops),
+             "non-empty sequences of token ids >= 0")])
 
     @classmethod
     def from_options(cls, **options) -> "GenerationConfig":

@@ -24,6 +24,9 @@ batch's windows in one decoder pass); the segments' times move to their words, t
 last word's end (unless the window ended in a lone timestamp), and hallucination_silence_threshold may drop
 text after long silence and move the seek (hallucination.py).
 
+The options (TranscribeOptions, and each window's DecodingOptions at every temperature) are checked before any
+audio is read (transcribe_options.py): one error naming the option.
+
 Checked against openai-whisper 20250625's transcribe.py (tests/zoo/test_transcribe.py,
 test_word_timestamps.py): the same segments, times, tokens, text and words on the same weights.
 Differences: verbose=True prints the segments only, no fp16 option (the model's dtype decides), a clip that
@@ -57,14 +60,8 @@ from data.whisper_tokenizer import WhisperTokenizer
 from zoo.generation.hallucination import WindowSpan, last_end, skip_silence
 from zoo.generation.segments import cut_segments, ends_with_single_timestamp
 from zoo.generation.speech_only import join_chunks, keep_speech, restore_times, speech_chunks
-from zoo.generation.whisper_decode import (
-    DecodingOptions,
-    DecodingResult,
-    audio_features,
-    decode,
-    default_tokenizer,
-    detect_language,
-)
+from zoo.generation.transcribe_options import TranscribeOptions, check_decode_options, options_at
+from zoo.generation.whisper_decode import DecodingResult, audio_features, decode, default_tokenizer, detect_language
 from zoo.generation.word_timing import (
     APPEND_PUNCTUATIONS,
     PREPEND_PUNCTUATIONS,
@@ -76,54 +73,6 @@ from zoo.generation.word_timing import (
 )
 
 AudioInput = str | os.PathLike | np.ndarray | torch.Tensor
-
-
-@dataclass(frozen=True)
-class TranscribeOptions:
-    """The long-form loop's options, openai-whisper's names and defaults (each window's are DecodingOptions)."""
-    temperature: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # tried in turn while a window fails
-    compression_ratio_threshold: float | None = 2.4  # above: too repetitive, fall back
-    logprob_threshold: float | None = -1.0      # average log-prob below: fall back
-    no_speech_threshold: float | None = 0.6     # P(no speech) above, with the log-prob below: silence
-    condition_on_previous_text: bool = True     # prompt each window with the previous windows' tokens
-    initial_prompt: str | None = None           # text before the first window
-    carry_initial_prompt: bool = False          # ... and before every window
-    clip_timestamps: tuple[float, ...] = ()     # s: start, end, start, ... to transcribe (() = everything)
-    batch_size: int | None = None               # audios decoded together (None: all of them)
-    compile: bool = False                       # the encoder and the decoder's one-token steps, compiled
-    verbose: bool | None = None                 # True: print each segment
-    word_timestamps: bool = False               # each segment's words timed (word_timing.py)
-    prepend_punctuations: str = PREPEND_PUNCTUATIONS  # with word timestamps: joined to the next word
-    append_punctuations: str = APPEND_PUNCTUATIONS    # ... to the previous word
-    hallucination_silence_threshold: float | None = None  # s; with word timestamps (hallucination.py)
-    one_window: bool = False  # batched long-form: each audio is a chunk of at most one window, decoded once
-
-    def needs_fallback(self, result: DecodingResult) -> bool:
-        """Too repetitive or too unlikely, and not silence."""
-        failed = ((self.compression_ratio_threshold is not None
-                   and result.compression_ratio > self.compression_ratio_threshold)
-                  or (self.logprob_threshold is not None and result.avg_logprob < self.logprob_threshold))
-        return failed and not (self.no_speech_threshold is not None
-                               and result.no_speech_prob > self.no_speech_threshold
-                               and self.logprob_threshold is not None
-                               and result.avg_logprob < self.logprob_threshold)
-
-    def __post_init__(self):
-        if not self.temperature or (self.batch_size is not None and self.batch_size < 1):
-            raise ValueError(f"temperature must give at least one value and batch_size be >= 1 or None; got "
-                             f"{self.temperature!r}, {self.batch_size!r}")
-
-    def is_silent(self, result: DecodingResult) -> bool:
-        """No speech is likely, and the text is not likely enough to keep anyway."""
-        if self.no_speech_threshold is None or result.no_speech_prob <= self.no_speech_threshold:
-            return False
-        return self.logprob_threshold is None or result.avg_logprob <= self.logprob_threshold
-
-
-def options_at(decode_options: dict, temperature: float) -> DecodingOptions:
-    """One window's DecodingOptions at a temperature: beam search (beam_size, patience) at 0 only, best_of above it."""
-    drop = ("beam_size", "patience") if temperature > 0 else ("best_of",)
-    return DecodingOptions(**{k: v for k, v in decode_options.items() if k not in drop}, temperature=temperature)
 
 
 @dataclass
@@ -376,12 +325,6 @@ class FrameProgress:
         self.bar.close()
 
 
-def _clips(clip_timestamps: str | list[float] | tuple[float, ...]) -> tuple[float, ...]:
-    if isinstance(clip_timestamps, str):
-        return tuple(float(t) for t in clip_timestamps.split(",")) if clip_timestamps else ()
-    return tuple(float(t) for t in clip_timestamps)
-
-
 def _audio_list(audio) -> tuple[list[AudioInput], bool]:
     """(the audios, whether a list was given); each a path or a 16 kHz waveform (samples,)."""
     many = isinstance(audio, (list, tuple))
@@ -431,17 +374,16 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     batch size or cache length compiles anew: worth it on long runs, where most windows have a full prompt
     and so the same cache length).
     """
-    _check_task(model, word_timestamps, decode_options)
     options = TranscribeOptions(
-        temperature=(temperature,) if isinstance(temperature, (int, float)) else tuple(temperature),
-        compression_ratio_threshold=compression_ratio_threshold, logprob_threshold=logprob_threshold,
-        no_speech_threshold=no_speech_threshold, condition_on_previous_text=condition_on_previous_text,
+        temperature=temperature, compression_ratio_threshold=compression_ratio_threshold,
+        logprob_threshold=logprob_threshold, no_speech_threshold=no_speech_threshold,
+        condition_on_previous_text=condition_on_previous_text,
         initial_prompt=initial_prompt, carry_initial_prompt=carry_initial_prompt,
-        clip_timestamps=_clips(clip_timestamps), batch_size=batch_size, compile=compile, verbose=verbose,
+        clip_timestamps=clip_timestamps, batch_size=batch_size, compile=compile, verbose=verbose,
         word_timestamps=word_timestamps, prepend_punctuations=prepend_punctuations,
         append_punctuations=append_punctuations, hallucination_silence_threshold=hallucination_silence_threshold)
-    for t in options.temperature:
-        options_at(decode_options, t)  # bad decoding options fail here, before any audio is read
+    _check_task(model, word_timestamps, decode_options)
+    check_decode_options(decode_options, options)  # bad decoding options fail here, before any audio
     vad = vad_options(vad_parameters)  # bad VAD options fail here too
     audios, many = _audio_list(audio)
     tokenizer = tokenizer or default_tokenizer(model)

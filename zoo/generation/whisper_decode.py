@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Iterable, Sequence
 
 import torch
@@ -41,7 +41,8 @@ from zoo.generation.decode import decode_steps
 from zoo.generation.ngram import ShallowFusion
 from zoo.generation.session import Session
 from zoo.generation.whisper_beam import Candidates, whisper_beam_search
-from zoo.generation.whisper_rules import LogitRules, suppressed_tokens, whisper_rules
+from zoo.generation.whisper_rules import LogitRules, reads_as_ids, suppressed_tokens, whisper_rules
+from zoo.registry import check_ranges, check_values
 
 TASKS = ("transcribe", "translate", "lang_id")
 ROW_FIELDS = ("language", "prompt", "prefix")  # the options that may differ between the audios of one call
@@ -67,20 +68,26 @@ class DecodingOptions:
     shallow_fusion: ShallowFusion | None = None  # not openai-whisper's: a language model's scores added (ngram.py)
 
     def __post_init__(self):
-        checks = [
-            (self.task in TASKS, f"task must be one of {TASKS}"),
-            (self.temperature >= 0, "temperature must be >= 0"),
-            (self.beam_size is None or self.best_of is None, "beam_size and best_of can't be given together"),
-            (self.best_of is None or self.temperature > 0, "best_of needs temperature > 0 (sampling)"),
-            (self.patience is None or self.beam_size is not None, "patience requires beam_size"),
-            (self.beam_size is None or self.beam_size >= 1, "beam_size must be >= 1"),
-            (self.best_of is None or self.best_of >= 1, "best_of must be >= 1"),
-            (self.sample_len is None or self.sample_len >= 1, "sample_len must be >= 1"),
-            (self.length_penalty is None or 0 <= self.length_penalty <= 1, "length_penalty must be in [0, 1]"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(f"{message}; got {self}")
+        """Each option's type (zoo.registry.check_values), then its range and what it needs of the others: an
+        error names the option, its value and what was expected."""
+        check_values(DecodingOptions, {f.name: getattr(self, f.name) for f in fields(self)}, "DecodingOptions")
+        beams, sampling = self.beam_size, self.temperature > 0
+        check_ranges(self, [
+            ("task", lambda t: t in TASKS, f"one of {TASKS}"),
+            ("temperature", lambda t: t >= 0, "a finite number >= 0"),
+            ("sample_len", lambda n: n is None or n >= 1, "an int >= 1 or None"),
+            ("beam_size", lambda n: n is None or n >= 1, "an int >= 1 or None"),
+            ("best_of", lambda n: n is None or n >= 1, "an int >= 1 or None"),
+            ("best_of", lambda n: n is None or beams is None, f"None with beam_size={beams} (beams or samples)"),
+            ("best_of", lambda n: n is None or sampling, "None at temperature 0 (it counts samples)"),
+            ("patience", lambda p: p is None or p > 0, "a finite number > 0 or None"),
+            ("patience", lambda p: p is None or beams is not None, "None without beam_size"),
+            ("patience", lambda p: p is None or round(beams * p) >= 1,
+             f"at least one finished candidate: beam_size={beams} x patience rounds to 0"),
+            ("length_penalty", lambda a: a is None or 0 <= a <= 1, "a number in [0, 1] or None"),
+            ("suppress_tokens", lambda s: not isinstance(s, str) or reads_as_ids(s),
+             "comma-separated ids ('-1': the non-speech symbols), a list of ids, '' or None"),
+            ("max_initial_timestamp", lambda t: t is None or t >= 0, "a finite number of seconds >= 0 or None")])
 
 
 @dataclass(frozen=True)
@@ -217,13 +224,25 @@ def _candidates(sampled: torch.Tensor, sums: torch.Tensor, group: int, eot: int)
 def per_row_options(options: DecodingOptions | Sequence[DecodingOptions], n: int,
                     overrides: dict | None = None) -> list[DecodingOptions]:
     """One DecodingOptions per audio (`overrides` replaced in each); a list may differ only in ROW_FIELDS."""
-    rows = [options] * n if isinstance(options, DecodingOptions) else list(options)
+    if isinstance(options, DecodingOptions):
+        rows = [options] * n
+    elif isinstance(options, (list, tuple)) and all(isinstance(o, DecodingOptions) for o in options):
+        rows = list(options)
+    else:
+        kinds = sorted({type(o).__name__ for o in options}) if isinstance(options, (list, tuple)) else []
+        raise TypeError(f"options: got {type(options).__name__}{f' of {kinds}' if kinds else ''}; expected "
+                        "DecodingOptions, or a list of one per audio")
     if len(rows) != n:
         raise ValueError(f"options: got a list of {len(rows)} DecodingOptions for {n} audios; expected one per audio")
-    rows = [replace(o, **overrides) for o in rows] if overrides else rows
-    shared = [replace(o, **dict.fromkeys(ROW_FIELDS)) for o in rows]
-    if any(o != shared[0] for o in shared):
-        raise ValueError(f"the audios of one decode call may differ only in {ROW_FIELDS}; got {rows}")
+    if overrides:
+        check_values(DecodingOptions, overrides, "DecodingOptions")  # an unknown option named among the fields
+        rows = [replace(o, **overrides) for o in rows]
+    for i, row in enumerate(rows[1:], start=1):
+        differ = [f.name for f in fields(row) if f.name not in ROW_FIELDS
+                  and getattr(row, f.name) != getattr(rows[0], f.name)]
+        if differ:
+            raise ValueError(f"options[{i}] differs from options[0] in {differ}: the audios of one decode call may "
+                             f"differ only in {ROW_FIELDS}")
     return rows
 
 

@@ -112,6 +112,14 @@ class LogitRules:
         return logits
 
 
+def reads_as_ids(text: str) -> bool:
+    """Whether suppressed_tokens reads `text` as ids: '' or comma-separated ints ('-1,220')."""
+    try:
+        return not text or bool([int(part) for part in text.split(",")])
+    except ValueError:
+        return False
+
+
 def suppressed_tokens(tokenizer, suppress: str | Iterable[int] | None) -> tuple[int, ...]:
     """The ids `suppress_tokens` names: "-1" (or -1 in a list) stands for the tokenizer's
     non_speech_tokens; Whisper's control tokens are added (transcribe, translate, sot, sot_prev,
