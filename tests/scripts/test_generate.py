@@ -7,6 +7,7 @@ import zoo
 from data.text import KJV_EXTRACT
 from data.tokenization import train_bpe
 from tests.helpers import load_script
+from zoo.cli.common import run
 
 script = load_script("generate")
 
@@ -43,3 +44,17 @@ def test_bad_prompt_and_missing_tokenizer(model_dir):
         script.main(["--model", str(model_dir), "--prompt", ""])
     with pytest.raises(SystemExit, match="--tokenizer"):
         script.main(["--model", "gpt_tiny", "--prompt", "x"])
+
+
+@pytest.mark.parametrize("flags,words", [
+    (["--top-k", "-1"], "GenerationConfig.top_k=-1: expected an int >= 0"),
+    (["--num-beams", "0"], "GenerationConfig.num_beams=0: expected an int >= 1"),
+    (["--do-sample", "--temperature", "nan"], "GenerationConfig.temperature=nan: expected a finite number > 0"),
+    (["--top-p", "2"], "GenerationConfig.top_p=2.0: expected a number in (0, 1]"),
+    (["--stream", "--min-p", "1"], "GenerationConfig.min_p=1.0: expected a number in [0, 1)"),
+])
+def test_a_generation_flag_out_of_range_is_one_line(model_dir, capsys, flags, words):
+    argv = ["--model", str(model_dir), "--prompt", "And God said", "--max-new-tokens", "2", *flags]
+    assert run(script.main, argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err

@@ -34,7 +34,6 @@ from data.vision import UnreadableImageError, read_image
 from zoo.cli.common import UsageError, add_runtime_arguments, apply_threads, device_of, flag, parser, place
 from zoo.cli.models import load_model, model_kind
 from zoo.generation import GenerationConfig, Session, choose
-from zoo.registry import ConfigError
 
 
 def parse_args(argv=None):
@@ -162,11 +161,9 @@ def main(argv=None) -> list[str]:
     apply_threads(args)
     model, processor, size, prompt_format = load(args.model)
     model = place(model, args)
-    try:
-        config = GenerationConfig(max_new_tokens=args.max_new_tokens, do_sample=args.do_sample,
-                                  temperature=args.temperature, top_k=args.top_k, eos_id=processor.eos_id)
-    except ConfigError as error:  # a flag's value out of range: its one line (GenerationConfig.top_k=-1: ...)
-        raise UsageError(str(error)) from None
+    # A flag out of range (--top-k -1) is GenerationConfig's ConfigError: common.run's one line, status 2.
+    config = GenerationConfig(max_new_tokens=args.max_new_tokens, do_sample=args.do_sample,
+                              temperature=args.temperature, top_k=args.top_k, eos_id=processor.eos_id)
     chat = Conversation(model, processor, load_image(args.image, size), config,
                         torch.Generator(device_of(args)).manual_seed(args.seed), prompt_format)
     answers = []

@@ -4,7 +4,8 @@ A subcommand's parser comes from `parser(doc)`: the description as written and e
 in --help. `flag()` adds one option under the dashed spelling (--max-new-tokens) and the underscored one
 (--max_new_tokens) where a reference command line spells it so (openai-whisper's `whisper`, litgpt's
 `generate`). `add_runtime_arguments` adds --device, --dtype and --threads, `place()` applies them.
-A command-line mistake raises `UsageError`: `run()` prints its one line and exits with status 2, as argparse does.
+A command-line mistake raises `UsageError` (or a ConfigError where the options refuse a flag's value): `run()`
+prints its one line and exits with status 2, as argparse does.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import sys
 from collections.abc import Callable
 
 import torch
+
+from zoo.registry import ConfigError
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 
@@ -30,11 +33,12 @@ class UsageError(SystemExit):
 
 
 def run(main: Callable, argv: list[str] | None = None) -> int:
-    """Call a subcommand's `main(argv)` as a program: a UsageError becomes its line on stderr and status 2."""
+    """Call a subcommand's `main(argv)` as a program: a UsageError, or a ConfigError (a flag's value that the
+    options refuse: GenerationConfig.top_k=-1: expected an int >= 0), becomes its line on stderr and status 2."""
     try:
         result = main(argv)
-    except UsageError as error:
-        print(error.message, file=sys.stderr)
+    except (UsageError, ConfigError) as error:
+        print(str(error), file=sys.stderr)
         return 2
     return result if isinstance(result, int) else 0
 
