@@ -28,6 +28,7 @@ from data.tokenization import Tokenizer, load_tokenizer
 from heads.pooling import mean_pool
 from zoo.bert import Bert
 from zoo.convert import load_directory
+from zoo.pretrained import CONFIG_NAME, check_tokenizer
 
 # sentence-transformers keeps its settings beside the HF files.
 ST_CONFIG = "sentence_bert_config.json"   # {"max_seq_length": 256, ...}
@@ -45,7 +46,8 @@ def load_sentence_model(directory: str | Path) -> SentenceModel:
 
     max_length is sentence-transformers' max_seq_length where the directory has one, else the model's positions.
     A sentence-transformers directory whose pooling is not the mean (CLS, max) is refused: embed would not
-    give its embeddings.
+    give its embeddings; so is a tokenizer of another vocabulary than the model's (zoo.pretrained.check_tokenizer:
+    more tokens than the model's embeddings, or without the model's pad_id), a TokenizerMismatchError.
     """
     directory = Path(directory)
     if not directory.is_dir():
@@ -60,7 +62,10 @@ def load_sentence_model(directory: str | Path) -> SentenceModel:
         raise ValueError(f"{str(directory / ST_POOLING)!r} asks for {modes}; only mean pooling is supported")
     max_length = min(_read_json(directory / ST_CONFIG).get("max_seq_length", model.config.max_positions),
                      model.config.max_positions)
-    return SentenceModel(model.eval(), load_tokenizer(directory), int(max_length))
+    tokenizer = load_tokenizer(directory)
+    check_tokenizer(tokenizer, model.config.vocab_size, f"the tokenizer in {str(directory)!r}",
+                    repr(str(directory / CONFIG_NAME)), {"pad_id": model.config.pad_id})
+    return SentenceModel(model.eval(), tokenizer, int(max_length))
 
 
 def _read_json(path: Path) -> dict:

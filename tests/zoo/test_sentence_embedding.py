@@ -110,3 +110,25 @@ def test_a_directory_pooling_otherwise_than_the_mean_is_refused(minilm, tmp_path
                                                         '"pooling_mode_mean_tokens": false}')
     with pytest.raises(ValueError, match=r"asks for \['pooling_mode_cls_token'\]; only mean pooling"):
         load_sentence_model(tmp_path)
+
+
+def _bert_directory(path, vocab_size: int, tokens: int, **config):
+    """A tiny BERT of vocab_size rows beside a WordPiece vocab.txt of `tokens` tokens."""
+    zoo.create_model("bert_tiny", vocab_size=vocab_size, depth=1, **config).save_pretrained(path)
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"w{i}" for i in range(tokens - 5)]
+    (path / "vocab.txt").write_text("\n".join(words) + "\n")
+    return path
+
+
+def test_a_tokenizer_of_another_vocabulary_is_refused(tmp_path):
+    from zoo.io import TokenizerMismatchError
+
+    with pytest.raises(TokenizerMismatchError) as info:
+        load_sentence_model(_bert_directory(tmp_path / "more", vocab_size=32, tokens=40))
+    message = str(info.value)
+    assert "\n" not in message and "the tokenizer in" in message and "more' has 40 tokens but" in message, message
+    assert "config.json' has 32 token embeddings" in message and "expected at most 32" in message, message
+    with pytest.raises(TokenizerMismatchError, match=r"names token id\(s\) \{'pad_id': 30\}"):
+        load_sentence_model(_bert_directory(tmp_path / "pad", vocab_size=32, tokens=20, pad_id=30))
+    model, tokenizer, _ = load_sentence_model(_bert_directory(tmp_path / "fits", vocab_size=32, tokens=30))
+    assert tokenizer.vocab_size == 30 and embed(model, tokenizer, ["w1 w2"]).shape == (1, 128)
