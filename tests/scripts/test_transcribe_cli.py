@@ -206,6 +206,23 @@ def test_a_bad_file_in_a_batch_fails_alone(tmp_path, reading_stub, capsys):
         assert line.startswith(f"Skipping {files[name]} due to ") and why in line
 
 
+def test_a_bad_option_is_one_error_not_a_failure_per_file(tmp_path, capsys):
+    """An option zoo.transcribe refuses (a clip that ends before it starts) is the same for every file: one
+    ConfigError (zoo.cli.common.run prints it in one line), no file reported as skipped, nothing written."""
+    import soundfile
+
+    from zoo.registry import ConfigError
+
+    files = [tmp_path / name for name in ("a.wav", "b.wav")]
+    for path in files:
+        soundfile.write(path, np.zeros(1600, dtype=np.float32), 16000)
+    out = tmp_path / "out"
+    with pytest.raises(ConfigError, match="clip_timestamps"):
+        script.main([*map(str, files), "--model", "whisper_micro", "-o", str(out), "--clip_timestamps", "5,1",
+                     "--verbose", "False"])
+    assert "Skipping" not in capsys.readouterr().err and list(out.iterdir()) == []
+
+
 @pytest.mark.parametrize("where", ["a file", "under a file", "a directory in an output's place"])
 def test_an_unusable_output_dir_is_refused_before_any_decoding(audio_dir, tmp_path, stub, where, capsys):
     taken = tmp_path / "taken"

@@ -50,6 +50,7 @@ from zoo.generation.transcripts import (
     write_result,
 )
 from zoo.generation.word_timing import APPEND_PUNCTUATIONS, PREPEND_PUNCTUATIONS
+from zoo.registry import ConfigError
 
 __all__ = ["LOADERS", "create_preset", "load_model", "main", "model_kind", "parse_args", "temperatures",
            "transcribe_options", "writer_options"]
@@ -271,7 +272,9 @@ def transcribe_each(transcribe, model, batch: list[Path], options: dict) -> list
     fails as its audio is read, before any decoding, so the batch's failed try costs little."""
     try:
         return transcribe_batch(transcribe, model, batch, options)
-    except Exception as error:  # noqa: BLE001 - any failure is the file's, reported and skipped
+    except ConfigError:  # a bad option, the same for every file: one line (zoo.cli.common.run), not per file
+        raise
+    except Exception as error:  # noqa: BLE001 - any other failure is the file's, reported and skipped
         if len(batch) == 1:
             return [error]
     return [transcribe_each(transcribe, model, [path], options)[0] for path in batch]

@@ -20,7 +20,7 @@ from data.whisper_vocab import train_whisper_tokenizer
 from zoo.convert.hf_whisper import save_transformers
 from zoo.generation.ngram import NgramLM, ShallowFusion
 from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
-from zoo.io import loading
+from zoo.io import CheckpointError, load_torch_checkpoint, loading
 from zoo.training import is_main_process, train
 from zoo.training.asr import WithCTC, asr_loss
 from zoo.training.cli import train_config
@@ -170,9 +170,9 @@ def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module
     None): --model and the tokenizer rebuilt from the training rows as the run built them (so pass the run's
     --model, --tokenizer and --text-vocab), the weights, and the CTC head when the run trained one."""
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # noqa: BLE001 - any unreadable file gets the same message
-        raise SystemExit(f"--evaluate {path}: not a readable training checkpoint ({error})") from None
+        state = load_torch_checkpoint(path)
+    except (CheckpointError, FileNotFoundError) as error:  # missing, damaged, or a pickle that would run code
+        raise SystemExit(f"--evaluate {path}: not a readable training checkpoint: {error}") from None
     if not isinstance(state, dict) or "model" not in state:
         raise SystemExit(f"--evaluate {path}: not a training checkpoint (expected the engine's checkpoint.pt, "
                          "with the model's weights under 'model')")
