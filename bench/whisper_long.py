@@ -196,7 +196,8 @@ def report(result: dict, config: WhisperLongBench) -> str:
     a = result["audio"]
     if result["weights"] == "base":
         weights = ("the real Whisper base (ours from faster-whisper's directory: fp32, packed, bf16 weights packed; "
-                   "faster-whisper int8 on the same directory; openai-whisper with ours' tensors)")
+                   "faster-whisper int8 on the same directory"
+                   + ("; openai-whisper with ours' tensors)" if "openai-whisper" in result["sides"] else ")"))
     else:
         weights = (f"random weights of shape {result['weights']} on every side (windows capped at "
                    f"{config.whisper_long_tokens} tokens: the WERs mean nothing, the plumbing is what runs)")
