@@ -64,6 +64,28 @@ class CheckpointMismatchError(CheckpointError):
     """The checkpoint's tensors do not fit the model (missing/unexpected keys, shapes)."""
 
 
+class OutputFolderError(ValueError):
+    """A path that cannot be a folder to write into."""
+
+
+def output_folder(path: str | os.PathLike[str]) -> Path:
+    """`path` as a folder that exists and takes new files (created where missing): an OutputFolderError where it
+    is a file, sits under one, or cannot be created or written into. Training runs, transcripts and exports all
+    check where they write with it, before any work."""
+    folder, given = Path(path), repr(os.fspath(path))
+    if folder.exists() and not folder.is_dir():
+        raise OutputFolderError(f"{given} is a file: expected a directory to write into (an existing one or a "
+                                "new path)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise OutputFolderError(f"{given} cannot be written into ({error.strerror or error}): expected a directory "
+                                "that can be created and written to") from None
+    return folder
+
+
 class TokenizerMismatchError(CheckpointMismatchError):
     """A tokenizer loaded with a model is of another vocabulary (its size, or a token id the model names)."""
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import torch.distributed as dist
 
-from zoo.io import atomic_write_text
+from zoo.io import OutputFolderError, atomic_write_text, output_folder
 from zoo.training.config import TrainConfig
 from zoo.training.distributed import DistContext
 from zoo.training.sharded import SHARDED_NAME
@@ -61,16 +61,11 @@ def previous_checkpoints(out: Path) -> list[Path]:
 
 
 def make_folder(out: str | os.PathLike[str]) -> Path:
-    """`out` as a folder, created where missing; a RunDirError where it is a file or cannot be made."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise RunDirError(f"{str(out)!r} is a file; expected a folder for the run's outputs (a new one, or an "
-                          "earlier run's)")
+    """`out` as a folder, created where missing; a RunDirError where it is a file or cannot be made or written."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:  # a parent that is a file, no permission
-        raise RunDirError(f"cannot make the output folder {str(out)!r}: {error.strerror or error}") from None
-    return out
+        return output_folder(out)
+    except OutputFolderError as error:
+        raise RunDirError(f"the run's output folder {error}") from None
 
 
 def earlier_run(out: Path, patterns: tuple[str, ...] | None = None) -> list[str]:
