@@ -28,11 +28,13 @@ from zoo.io import (
     load_torch_checkpoint,
 )
 from zoo.training import (
+    InverseSqrt,
     TrainConfig,
     WarmupCosine,
     is_main_process,
     lr_factor,
     make_eval_fn,
+    paper_peak_lr,
     param_groups,
     train,
 )
@@ -151,6 +153,46 @@ def test_lr_factor_warmup_then_cosine_to_floor() -> None:
     assert used[0] == pytest.approx(0.2) and used[9] == pytest.approx(2.0)
     assert used[59] == pytest.approx(1.1) and used[109] == pytest.approx(0.2)
     assert sched.state_dict()["lr_lambdas"][0] == {"warmup_steps": 10, "total_steps": 110, "min_lr_ratio": 0.1}
+
+
+def test_inverse_sqrt_is_the_transformer_schedule() -> None:
+    d_model, warmup = 512, 40
+    paper = lambda step: d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)  # noqa: E731  (section 5.3)
+    schedule = InverseSqrt(warmup)
+    assert schedule(0) == pytest.approx(1 / warmup)  # LambdaLR's index 0 is step 1, as in WarmupCosine
+    assert schedule(warmup - 1) == pytest.approx(1.0)
+    assert schedule(4 * warmup - 1) == pytest.approx(0.5)
+    assert paper_peak_lr(512, 4000) == pytest.approx(6.9877e-4, rel=1e-4)  # the base model's peak
+    with pytest.raises(ValueError, match="warmup_steps must be >= 1"):
+        InverseSqrt(0)
+
+    # Through LambdaLR with Adam: update k (k = 1..) uses the paper's lr at step k. A constant gradient makes
+    # Adam's step m_hat / (sqrt(v_hat) + eps) = 1, so each update moves the parameter by exactly that lr.
+    def run(steps: int, state: tuple[dict, dict] | None = None) -> tuple[list[float], list[float], tuple[dict, dict]]:
+        param = nn.Parameter(torch.zeros(2, dtype=torch.float64))
+        opt = torch.optim.Adam([param], lr=paper_peak_lr(d_model, warmup), betas=(0.9, 0.98), eps=1e-12)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, InverseSqrt(warmup))
+        if state is not None:  # as the engine resumes: optimizer (its lr included), then the schedule
+            opt.load_state_dict(state[0])
+            sched.load_state_dict(state[1])
+        lrs, moves = [], []
+        for _ in range(steps):
+            lrs.append(opt.param_groups[0]["lr"])
+            before = param.detach().clone()
+            param.grad = torch.ones_like(param)
+            opt.step()
+            sched.step()
+            moves.append(float(before[0] - param.detach()[0]))
+        return lrs, moves, (opt.state_dict(), sched.state_dict())
+
+    lrs, moves, state = run(1000)
+    assert lrs == pytest.approx([paper(step) for step in range(1, 1001)], rel=1e-12)
+    assert moves == pytest.approx(lrs, rel=1e-6)
+    assert max(lrs) == pytest.approx(paper_peak_lr(d_model, warmup)) and lrs.index(max(lrs)) == warmup - 1
+    assert state[1]["lr_lambdas"][0] == {"warmup_steps": warmup}
+    head, _, saved = run(600)
+    tail, _, _ = run(400, saved)  # a resumed schedule continues where it stood
+    assert head + tail == pytest.approx(lrs, rel=1e-12)
 
 
 def test_time_budget_schedule_follows_the_clock() -> None:

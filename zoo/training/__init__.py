@@ -4,7 +4,8 @@
     from zoo.training.tasks import causal_lm_loss
     result = train(model, stream, causal_lm_loss, TrainConfig(steps=600, lr=3e-3))
 
-engine (the loop), config (TrainConfig, TrainResult), schedule (AdamW groups, warmup-cosine), batches
+engine (the loop), config (TrainConfig, TrainResult), schedule (AdamW groups, warmup-cosine, the Transformer's
+inverse square root), batches
 (devices, counts, make_eval_fn), distributed (ranks and collectives), sharded (FSDP2), checkpoint (training
 state, RNG, metrics log), run_dir (the output folder: its files, its lock), interrupt (Ctrl-C and SIGTERM
 save and stop), provenance (what tokens and tokenizers were made from), tasks (loss and evaluation
@@ -17,8 +18,8 @@ from zoo.training.distributed import DistContext, distributed_context, is_main_p
 from zoo.training.engine import CheckpointWriteError, train
 from zoo.training.interrupt import TrainingInterrupted
 from zoo.training.run_dir import RunDirError
-from zoo.training.schedule import WarmupCosine, cosine_factor, lr_factor, param_groups
+from zoo.training.schedule import InverseSqrt, WarmupCosine, cosine_factor, lr_factor, paper_peak_lr, param_groups
 
-__all__ = ["CheckpointWriteError", "DistContext", "RunDirError", "TrainConfig", "TrainResult", "TrainingInterrupted",
-           "WarmupCosine", "cosine_factor", "distributed_context", "is_main_process", "lr_factor", "make_eval_fn",
-           "move_to_device", "param_groups", "plot_losses", "train"]
+__all__ = ["CheckpointWriteError", "DistContext", "InverseSqrt", "RunDirError", "TrainConfig", "TrainResult",
+           "TrainingInterrupted", "WarmupCosine", "cosine_factor", "distributed_context", "is_main_process",
+           "lr_factor", "make_eval_fn", "move_to_device", "paper_peak_lr", "param_groups", "plot_losses", "train"]

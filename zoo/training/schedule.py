@@ -1,8 +1,9 @@
-"""The optimizer's parameter groups and the learning-rate schedule of the training engine.
+"""The optimizer's parameter groups and the learning-rate schedules of the training engine.
 
-AdamW groups follow nanoGPT and timm's `param_groups_weight_decay`; the schedule is linear warmup then
+AdamW groups follow nanoGPT and timm's `param_groups_weight_decay`; the engine's schedule is linear warmup then
 cosine decay to a floor, over steps or, with a time budget, over the clock ("Cramming", Geiping &
-Goldstein 2022).
+Goldstein 2022). `InverseSqrt` is the Transformer's ("Attention is all you need", Vaswani et al. 2017,
+section 5.3; fairseq's `inverse_sqrt` scheduler): linear warmup, then decay as 1 / sqrt(step).
 """
 from __future__ import annotations
 
@@ -99,3 +100,30 @@ class WarmupCosine:
         by_clock = (self.elapsed - self.warmup_end) / max(self.time_budget - self.warmup_end, 1e-9)
         by_steps = (step - self.warmup_steps) / max(1, self.total_steps - self.warmup_steps)
         return cosine_factor(max(by_clock, by_steps), self.min_lr_ratio)  # whichever limit comes first
+
+
+class InverseSqrt:
+    """LambdaLR schedule of the 2017 Transformer: factor(step) = min(step^-0.5, step * warmup^-1.5) * warmup^0.5.
+
+    Linear warmup to 1 at `warmup_steps`, then sqrt(warmup_steps / step). With the base lr
+    `paper_peak_lr(d_model, warmup_steps)` the lr is the paper's d_model^-0.5 * min(step^-0.5, step * warmup^-1.5).
+    Steps are 1-based as in WarmupCosine: the first update uses factor(1) = 1 / warmup_steps, not 0. A class, not
+    a lambda, so LambdaLR.state_dict() saves `warmup_steps`.
+    """
+
+    def __init__(self, warmup_steps: int) -> None:
+        if warmup_steps < 1:
+            raise ValueError(f"warmup_steps must be >= 1 (the factor divides by it), got {warmup_steps}")
+        self.warmup_steps = warmup_steps
+
+    def __call__(self, index: int) -> float:
+        step = index + 1  # LambdaLR counts scheduler.step() calls from 0; see WarmupCosine
+        return min(step ** -0.5, step * self.warmup_steps ** -1.5) * self.warmup_steps ** 0.5
+
+
+def paper_peak_lr(d_model: int, warmup_steps: int) -> float:
+    """The base lr that makes InverseSqrt the paper's schedule: d_model^-0.5 * warmup_steps^-0.5, the lr at the
+    end of warmup (7.0e-4 for the base model's d_model 512 and 4000 warmup steps)."""
+    if d_model < 1 or warmup_steps < 1:
+        raise ValueError(f"d_model and warmup_steps must be >= 1, got d_model={d_model}, warmup_steps={warmup_steps}")
+    return d_model ** -0.5 * warmup_steps ** -0.5
