@@ -338,12 +338,13 @@ class MultiHeadAttention(nn.Module):
         values are never repeated. q (B, H, Tq, Dh), k/v (A, Hkv, Tk, Dh) -> (B, H, Tq, Dh)."""
         b, h, tq, dh = q.shape
         inputs = k.shape[0]
-        if not self.cross or b % inputs or mask is not None:
-            raise ValueError(f"queries of batch {b} on keys of batch {inputs}: only unmasked cross-attention "
-                             "takes a whole number of query rows per context row")
+        key_mask = mask is None or (mask.dim() == 4 and mask.shape[0] in (1, inputs) and mask.shape[2] == 1)
+        if not self.cross or b % inputs or not key_mask:
+            raise ValueError(f"queries of batch {b} on keys of batch {inputs}: only cross-attention with at most a "
+                             "key mask (A, 1, 1, Tk) takes a whole number of query rows per context row")
         g = b // inputs
         folded = q.view(inputs, g, h, tq, dh).transpose(1, 2).reshape(inputs, h, g * tq, dh)  # (A, H, G*Tq, Dh)
-        out = attend(folded, k, v, backend=self.backend, dropout_p=dropout_p)
+        out = attend(folded, k, v, mask=mask, backend=self.backend, dropout_p=dropout_p)
         return out.view(inputs, h, g, tq, dh).transpose(1, 2).reshape(b, h, tq, dh)  # (B, H, Tq, Dh)
 
     def forward_with_weights(self, x: torch.Tensor, context: torch.Tensor | None = None, *,

@@ -1,8 +1,10 @@
 """Position information: sinusoidal tables, learned embeddings, RoPE, 2-D sincos.
 
-- `sinusoid_table`: Vaswani et al. 2017 (interleaved sin/cos) and Whisper's
+- `sinusoid_table`: Vaswani et al. 2017 (interleaved sin/cos), Whisper's
   layout (all sines then all cosines, timescales log-spaced so the last one is
-  exactly 1/base: step log(base) / (D/2 - 1)), checked against openai-whisper.
+  exactly 1/base: step log(base) / (D/2 - 1)), checked against openai-whisper,
+  and MarianMT's (the paper's timescales, all sines then all cosines), checked
+  against transformers' MarianMTModel. `SinusoidPositions` looks rows up in one.
 - `LearnedPositions`: GPT-2 / BERT / Whisper-decoder absolute embeddings.
 - `RotaryEmbedding`: Su et al. 2021 in HF's rotate-half layout (the first half
   of each head rotates against the second half), configurable base
@@ -23,12 +25,16 @@ from torch import nn
 
 
 def sinusoid_table(length: int, dim: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
-    """(length, dim) fixed positions. layout "interleaved" (2017 paper) or "halves" (Whisper)."""
+    """(length, dim) fixed positions. layout "interleaved" (2017 paper: sin, cos of timescale i at features
+    2i, 2i+1), "halves" (Whisper, tensor2tensor: sines then cosines, timescales log(base) / (D/2 - 1) apart)
+    or "paper_halves" (MarianMT: the paper's timescales base^(-2i/D), sines then cosines)."""
     if dim % 2:
         raise ValueError(f"sinusoidal positions need an even width, got {dim}")
     pos = torch.arange(length, dtype=torch.float32)[:, None]  # (T, 1)
-    if layout == "interleaved":
+    if layout in ("interleaved", "paper_halves"):
         inv = base ** (-torch.arange(0, dim, 2, dtype=torch.float32) / dim)  # (D/2,)
+        if layout == "paper_halves":
+            return torch.cat([torch.sin(pos * inv), torch.cos(pos * inv)], dim=1)  # (T, D)
         table = torch.zeros(length, dim)
         table[:, 0::2], table[:, 1::2] = torch.sin(pos * inv), torch.cos(pos * inv)
         return table
@@ -36,7 +42,7 @@ def sinusoid_table(length: int, dim: int, base: float = 10000.0, layout: str = "
         step = math.log(base) / (dim // 2 - 1)
         inv = torch.exp(-step * torch.arange(dim // 2, dtype=torch.float32))  # (D/2,)
         return torch.cat([torch.sin(pos * inv), torch.cos(pos * inv)], dim=1)  # (T, D)
-    raise ValueError(f"layout must be 'interleaved' or 'halves', got {layout!r}")
+    raise ValueError(f"layout must be 'interleaved', 'halves' or 'paper_halves', got {layout!r}")
 
 
 class LearnedPositions(nn.Module):
@@ -46,6 +52,19 @@ class LearnedPositions(nn.Module):
         super().__init__()
         self.weight = nn.Parameter(torch.zeros(max_positions, dim))
         nn.init.normal_(self.weight, std=0.02)
+
+    def forward(self, positions: torch.Tensor | range) -> torch.Tensor:
+        """positions (T,) or (B, T) ids, or a range -> (T, D) or (B, T, D)."""
+        return position_rows(self.weight, positions)
+
+
+class SinusoidPositions(nn.Module):
+    """Fixed sinusoidal positions (sinusoid_table), looked up like LearnedPositions. The table is a buffer
+    that is not saved: it is a function of its shape, as transformers' MarianMTModel treats it."""
+
+    def __init__(self, max_positions: int, dim: int, layout: str = "paper_halves"):
+        super().__init__()
+        self.register_buffer("weight", sinusoid_table(max_positions, dim, layout=layout), persistent=False)
 
     def forward(self, positions: torch.Tensor | range) -> torch.Tensor:
         """positions (T,) or (B, T) ids, or a range -> (T, D) or (B, T, D)."""

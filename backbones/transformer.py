@@ -147,14 +147,16 @@ def decoder_inputs(attention_mask: torch.Tensor | None, t: int, input_pos, posit
 def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.Tensor, *, max_positions: int,
                     attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
                     input_pos: int | torch.Tensor | None = None, cache: DecoderCache | None = None,
-                    context: torch.Tensor | None = None, inputs_embeds: torch.Tensor | None = None,
-                    sparse_grad: bool = False, name: str = "input_ids") -> torch.Tensor:
+                    context: torch.Tensor | None = None, context_mask: torch.Tensor | None = None,
+                    inputs_embeds: torch.Tensor | None = None, sparse_grad: bool = False,
+                    name: str = "input_ids") -> torch.Tensor:
     """The one decoder forward (GPT and LLaMA, Whisper's decoder, LLaVA's language model): input_ids (B, T)
     -> features (B, T, D) after the final norm.
 
     attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key; positions (B, T) or (T,)
     default to input_pos .. input_pos+T-1. cache: the session's DecoderCache (default: the stack's own, from
-    setup_cache), input_pos where this chunk starts in it. context (A, N, D): what cross-attention reads.
+    setup_cache), input_pos where this chunk starts in it. context (A, N, D): what cross-attention reads;
+    context_mask (A, 1, 1, N): which of its rows are real (a padded source), None for all.
     inputs_embeds (B, T, D): the token embeddings already looked up (and edited: LLaVA's images), as
     torchtune's `input_embeds`; positions are added here. sparse_grad: see TokenEmbedding.
     """
@@ -165,8 +167,8 @@ def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.
     if inputs_embeds is None:
         inputs_embeds = embed.lookup(input_ids, sparse_grad=sparse_grad, name=name)  # (B, T, D)
     x = embed.add_positions(inputs_embeds, positions)  # (B, T, D)
-    return stack(x, context=context, mask=mask, causal=causal, positions=positions, input_pos=input_pos,
-                 cache=cache)
+    return stack(x, context=context, context_mask=context_mask, mask=mask, causal=causal, positions=positions,
+                 input_pos=input_pos, cache=cache)
 
 
 def set_grad_checkpointing(module: nn.Module, enable: bool = True) -> int:

@@ -7,7 +7,7 @@
     zoo.transcribe(whisper_model, "speech.flac")   # {"text", "segments", "language"}
 """
 from backbones.inference import pack_for_inference
-from zoo import ast, bert, clip, gpt, llama, llava, vit, whisper  # noqa: F401  (each registers its family and presets)
+from zoo import ast, bert, clip, gpt, llama, llava, marian, vit, whisper  # noqa: F401  (each registers its family and presets)
 from zoo.convert import from_ct2, from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.pretrained import load_pretrained, save_pretrained

@@ -2,6 +2,7 @@
 
 GPT-2: wte + wpe. BERT: word + position + token-type, then LayerNorm and
 dropout. LLaMA: word embeddings only (positions enter as RoPE inside attention).
+MarianMT / the 2017 paper: word embeddings x sqrt(D) + fixed sinusoids (`scale`, `positions`).
 
 Legend: B batch, T tokens, D model width, V vocabulary.
 """
@@ -18,11 +19,15 @@ from backbones.positions import LearnedPositions, position_range
 
 class TokenEmbedding(nn.Module):
     def __init__(self, vocab_size: int, dim: int, *, max_positions: int | None = None,
-                 type_vocab_size: int = 0, norm: nn.Module | None = None, dropout: float = 0.0):
+                 type_vocab_size: int = 0, norm: nn.Module | None = None, dropout: float = 0.0,
+                 positions: nn.Module | None = None, scale: float = 1.0):
+        """positions: a position table module (SinusoidPositions) in place of learned max_positions ones;
+        scale: the word embeddings' factor before positions are added (sqrt(D) in the 2017 paper)."""
         super().__init__()
         self.vocab_size = vocab_size
         self.tokens = nn.Embedding(vocab_size, dim)
-        self.positions = LearnedPositions(max_positions, dim) if max_positions else None
+        self.positions = positions or (LearnedPositions(max_positions, dim) if max_positions else None)
+        self.scale = scale
         self.token_types = nn.Embedding(type_vocab_size, dim) if type_vocab_size else None
         self.norm = norm
         self.drop = nn.Dropout(dropout)
@@ -50,7 +55,9 @@ class TokenEmbedding(nn.Module):
 
     def add_positions(self, x: torch.Tensor, positions: torch.Tensor | range | None = None,
                       token_type_ids: torch.Tensor | None = None) -> torch.Tensor:
-        """Word embeddings x (B, T, D) + learned positions + token types, then the norm and dropout."""
+        """Word embeddings x (B, T, D) x scale + positions + token types, then the norm and dropout."""
+        if self.scale != 1.0:
+            x = x * self.scale
         if self.positions is not None:
             if positions is None:
                 positions = position_range(0, x.shape[1], x.device)

@@ -5,7 +5,7 @@ scripts/train_audio.py with ONE tokenizer, learned here from the training transc
 models (--init). Each held-out clip ("test": voices not trained on) is one prompt: Whisper's start of
 transcript without timestamps, then greedy tokens to end of text; a timed call encodes the clip (the target's
 encoder, and the draft's for speculative decoding) and decodes through zoo.generate on the decoders bound to
-the audio (AudioConditioned), the path zoo.generate's draft_model takes for encoder-decoders. openai-whisper's
+the audio (EncoderConditioned), the path zoo.generate's draft_model takes for encoder-decoders. openai-whisper's
 logit rules (zoo.transcribe) are not applied: transcribe takes no draft."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from bench.report import BenchmarkError
 from data.audio_tasks import SpeechSet, normalize_text, select
 from data.speech import load_manifest, speech_dir
 from data.whisper_vocab import train_whisper_tokenizer
-from zoo.generation import AudioConditioned
+from zoo.generation import EncoderConditioned
 
 TRAIN_AUDIO = SCRIPTS / "train_audio.py"
 DRAFT = "whisper_micro"
@@ -71,7 +71,7 @@ def run(config: GenerationBench, work: Path, family: str = "whisper") -> dict:
                              f"s window")
 
     def bound(model, mel):  # the decoder bound to the clip's audio, encoded now
-        return lambda: AudioConditioned(model, model.encode(mel[None]))
+        return lambda: EncoderConditioned(model, model.encode(mel[None]))
 
     cases = [(bound(target, clips.mels[i]), bound(draft, clips.mels[i]),
               torch.tensor([clips.tokens[i][:clips.prompt_lengths[i]]])) for i in range(len(clips))]

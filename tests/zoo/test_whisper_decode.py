@@ -17,7 +17,7 @@ from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 from data.whisper_tokenizer import load_whisper_tokenizer
 from tests.helpers import tiny_openai_whisper
 from zoo.generation import whisper_decode as wd
-from zoo.generation.conditioned import AudioConditioned
+from zoo.generation.conditioned import EncoderConditioned
 from zoo.generation.whisper_rules import TimestampRules, suppressed_tokens, whisper_rules
 
 SAMPLE_LEN = 24  # tokens: enough for timestamps, text and (with the EOT boost below) finished sequences
@@ -153,12 +153,12 @@ def test_sampled_candidates_score_and_rank(multilingual, mel):
 
 
 def test_every_strategy_drives_an_encoder_decoder(multilingual, mel):
-    """zoo.generate's own greedy and beam search run Whisper's decoder through AudioConditioned; greedy equals
+    """zoo.generate's own greedy and beam search run Whisper's decoder through EncoderConditioned; greedy equals
     the argmax of full recomputes (no cache)."""
     _, ours, tokenizer = multilingual
     features = ours.encode(mel[None])  # (1, N, D)
     prompt = torch.tensor([tokenizer.sot_sequence("en")])  # (1, 3)
-    decoder = AudioConditioned(ours, features)
+    decoder = EncoderConditioned(ours, features)
     got = zoo.generate(decoder, prompt, 6)
     tokens = prompt
     for _ in range(6):

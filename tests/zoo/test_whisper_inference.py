@@ -7,7 +7,7 @@ import torch
 
 import zoo
 from tests.helpers import eager_compiled_steps
-from zoo.generation import AudioConditioned
+from zoo.generation import EncoderConditioned
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def whisper():
     with torch.inference_mode():
         features = model.encode(mel)
     prompt = torch.tensor([[1, 2, 3], [4, 5, 6]])
-    return model, mel, features, prompt, zoo.generate(AudioConditioned(model, features), prompt, 16)
+    return model, mel, features, prompt, zoo.generate(EncoderConditioned(model, features), prompt, 16)
 
 
 def test_packed_whisper_encodes_and_decodes_the_same(whisper):
@@ -26,7 +26,7 @@ def test_packed_whisper_encodes_and_decodes_the_same(whisper):
     packed = zoo.pack_for_inference(copy.deepcopy(model))
     with torch.inference_mode():
         torch.testing.assert_close(packed.encode(mel), features, rtol=1e-5, atol=1e-5)
-    assert torch.equal(zoo.generate(AudioConditioned(packed, features), prompt, 16), want)
+    assert torch.equal(zoo.generate(EncoderConditioned(packed, features), prompt, 16), want)
 
 
 def test_fixed_shape_steps_equal_the_usual_ones(whisper, monkeypatch):
@@ -34,14 +34,14 @@ def test_fixed_shape_steps_equal_the_usual_ones(whisper, monkeypatch):
     cross-attention cache as filled at the prefill), run eagerly: the same tokens."""
     model, _, features, prompt, want = whisper
     calls = eager_compiled_steps(monkeypatch)
-    assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
+    assert torch.equal(zoo.generate(EncoderConditioned(model, features), prompt, 16, compile=True), want)
     assert len(calls) == 15 and all(isinstance(p, torch.Tensor) for p in calls)  # every step after the prefill
 
 
 @pytest.mark.slow
 def test_compiled_whisper_decoding_equals_eager(whisper):
     model, _, features, prompt, want = whisper
-    assert torch.equal(zoo.generate(AudioConditioned(model, features), prompt, 16, compile=True), want)
+    assert torch.equal(zoo.generate(EncoderConditioned(model, features), prompt, 16, compile=True), want)
 
 
 @pytest.mark.filterwarnings("ignore:Warning. Profiler clears events")
@@ -61,10 +61,10 @@ def test_packed_bf16_whisper_decodes_batch_one_through_gemv():
     with torch.inference_mode():
         features = model.encode(mel.to(torch.bfloat16))
     prompt = torch.tensor([[50257, 50362]])
-    want = zoo.generate(AudioConditioned(model, features), prompt, 12)
+    want = zoo.generate(EncoderConditioned(model, features), prompt, 12)
     packed = zoo.pack_for_inference(copy.deepcopy(model))
     with torch.profiler.profile() as prof:
-        got = zoo.generate(AudioConditioned(packed, features), prompt, 12)
+        got = zoo.generate(EncoderConditioned(packed, features), prompt, 12)
     assert torch.equal(got, want)
     calls = {e.key: e.count for e in prof.key_averages()}
     # each of the 11 one-token steps: 2 decoder blocks x (self q/k/v fused by packing, self o, cross q/o,

@@ -1,11 +1,11 @@
 """Speculative decoding with a smaller Whisper as the draft: the target's greedy tokens, through the same
-strategy the text decoders use (each model conditioned on its own encoder output by AudioConditioned)."""
+strategy the text decoders use (each model conditioned on its own encoder output by EncoderConditioned)."""
 import copy
 
 import torch
 
 import zoo
-from zoo.generation import AudioConditioned, GenerationConfig
+from zoo.generation import EncoderConditioned, GenerationConfig
 from zoo.generation.speculative import speculative_generate
 
 
@@ -21,15 +21,15 @@ def _models():
 def test_whisper_draft_gives_the_targets_greedy_tokens():
     target, draft, target_audio, draft_audio = _models()
     prompt = torch.tensor([[1, 2, 3]])
-    want = zoo.generate(AudioConditioned(target, target_audio), prompt, 20)
+    want = zoo.generate(EncoderConditioned(target, target_audio), prompt, 20)
     assert len(set(want[0, 3:].tolist())) > 1  # a sequence that changes, so a wrong acceptance would show
-    tokens, stats = speculative_generate(AudioConditioned(target, target_audio), AudioConditioned(draft, draft_audio),
+    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio), EncoderConditioned(draft, draft_audio),
                                          prompt, GenerationConfig(max_new_tokens=20), num_draft_tokens=3)
     assert torch.equal(tokens, want)
     assert 0 < stats.accepted < stats.proposed  # the draft is a different model: some rejected, some not
     assert stats.target_forwards < 20  # fewer target forwards than tokens: the point of drafting
-    got = zoo.generate(AudioConditioned(target, target_audio), prompt, 20,
-                       draft_model=AudioConditioned(draft, draft_audio), num_draft_tokens=3)
+    got = zoo.generate(EncoderConditioned(target, target_audio), prompt, 20,
+                       draft_model=EncoderConditioned(draft, draft_audio), num_draft_tokens=3)
     assert torch.equal(got, want)
 
 
@@ -37,7 +37,7 @@ def test_a_draft_with_the_targets_weights_is_always_accepted():
     target, _, target_audio, _ = _models()
     twin = copy.deepcopy(target)
     prompt = torch.tensor([[1, 2, 3]])
-    want = zoo.generate(AudioConditioned(target, target_audio), prompt, 12)
-    tokens, stats = speculative_generate(AudioConditioned(target, target_audio), AudioConditioned(twin, target_audio),
+    want = zoo.generate(EncoderConditioned(target, target_audio), prompt, 12)
+    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio), EncoderConditioned(twin, target_audio),
                                          prompt, GenerationConfig(max_new_tokens=12), num_draft_tokens=4)
     assert torch.equal(tokens, want) and stats.proposed > 0 and stats.accepted == stats.proposed

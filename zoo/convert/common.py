@@ -44,7 +44,7 @@ def require(cfg: dict[str, Any], key: str, allowed: tuple, default: Any = None) 
 # Foreign activation names -> ours (backbones/ffn.py). HF's "gelu_new" and "gelu_pytorch_tanh" are both
 # the tanh approximation; timm names modules, and a GELU(approximate="tanh") is looked up as "GELUTanh".
 HF_ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu",
-                  "quick_gelu": "quick_gelu"}
+                  "quick_gelu": "quick_gelu", "swish": "silu", "silu": "silu"}
 TIMM_ACTIVATIONS = {"GELU": "gelu", "GELUTanh": "gelu_tanh", "QuickGELU": "quick_gelu", "ReLU": "relu"}
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_vit, hf_whisper
+from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_marian, hf_vit, hf_whisper
 from zoo.convert.common import HFConfig, UnsupportedConfigError, build_converted
 from zoo.io import CorruptCheckpointError, load_torch_checkpoint, read_json
 from zoo.pretrained import check_tokenizer, read_safetensors
@@ -52,7 +52,7 @@ HF_TOKEN_IDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_t
 # convert_state_dict(state, our config, source) -> our state dict.
 CONVERTERS = {"gpt2": hf_gpt2, "llama": hf_llama, "bert": hf_bert, "vit": hf_vit, "whisper": hf_whisper,
               "audio-spectrogram-transformer": hf_ast, "clip_vision_model": hf_clip, "clip": hf_clip,
-              "llava": hf_llava}
+              "llava": hf_llava, "marian": hf_marian}
 
 
 def from_hf(obj: Any) -> nn.Module:

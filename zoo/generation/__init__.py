@@ -10,7 +10,7 @@ stops) only:
 - speculative.py: a draft model proposes, the target verifies;
 - compiled.py: one-token steps through torch.compile (`compile=True`).
 
-Encoder-decoders join through conditioned.AudioConditioned (the decoder bound to one encoder
+Encoder-decoders join through conditioned.EncoderConditioned (the decoder bound to one encoder
 output), LLaVA through its `bind_images` (zoo.llava.ImageConditioned: the decoder bound to its
 images). Whisper's window decoding, openai-whisper's `whisper.decode`, is a second entry point:
 `zoo.generation.whisper_decode.decode(model, mel, DecodingOptions(...), tokenizer)`, with
@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from zoo.generation.beam_search import beam_search
-from zoo.generation.conditioned import AudioConditioned
+from zoo.generation.conditioned import EncoderConditioned
 from zoo.generation.config import GenerationConfig
 from zoo.generation.decode import stream
 from zoo.generation.sampling import apply_repetition_penalty, choose, filter_logits, next_token_probs
@@ -38,7 +38,7 @@ from zoo.generation.transcribe import transcribe
 # Not `decode` itself here: that name would hide the submodule zoo.generation.decode.
 from zoo.generation.whisper_decode import DecodingOptions, DecodingResult, detect_language
 
-__all__ = ["AudioConditioned", "DecodingOptions", "DecodingResult", "GenerationConfig", "Session",
+__all__ = ["EncoderConditioned", "DecodingOptions", "DecodingResult", "GenerationConfig", "Session",
            "SpeculativeStats", "apply_repetition_penalty", "beam_search", "check_prompt", "choose",
            "detect_language", "filter_logits", "generate", "next_token_probs", "speculative_generate", "stream",
            "transcribe"]
@@ -48,7 +48,12 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
              attention_mask: torch.Tensor | None = None, generator: torch.Generator | None = None,
              draft_model: nn.Module | None = None, num_draft_tokens: int = 4,
              pixel_values: torch.Tensor | None = None, **options) -> torch.Tensor:
-    """(B, T) prompt -> (B, T + new) tokens.
+    """(B, T) prompt -> (B, T + new) tokens; for a text encoder-decoder (Marian), (B, S) source -> (B, 1 + new)
+    target tokens starting with the decoder start id, as transformers' generate.
+
+    An encoder-decoder encodes the source once (its attention_mask marks padding, on either side) and decodes
+    on the cross-attention cache; its defaults (model.generation_defaults(): EOS, pad, pad never generated)
+    apply where options do not say otherwise.
 
     attention_mask (B, T): 1 for a token, 0 for padding; prompts of different lengths are padded on the left
     (right padding is refused: each row's new tokens follow its last column).
@@ -57,7 +62,8 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     the prompts; the model decodes bound to them (`model.bind_images`: encoded once, spliced at the prefill).
 
     options (GenerationConfig fields): do_sample, temperature, top_k, top_p, min_p,
-    repetition_penalty, eos_id, stop_sequences, num_beams, length_penalty, early_stopping,
+    repetition_penalty, eos_id, stop_sequences, pad_id, bad_words_ids, no_repeat_ngram_size, forced_eos_id,
+    num_beams, length_penalty, early_stopping,
     compile (greedy / sampling: the one-token steps run through torch.compile; the first call
     for a model and batch shape compiles, later ones reuse it).
     draft_model: speculative decoding (batch size 1), num_draft_tokens proposed per round;
@@ -65,6 +71,9 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
     takes images (a smaller LLaVA, making as many image tokens per image as the target) is bound to them too;
     a text-only draft sees the placeholder ids as tokens.
     """
+    if hasattr(model, "bind_source"):  # a text encoder-decoder: input_ids is the source
+        options = {**model.generation_defaults(), **options}
+        model, input_ids, attention_mask = _decoder_of(model, input_ids, attention_mask)
     config = GenerationConfig.from_options(max_new_tokens=max_new_tokens, **options)
     check_prompt(model, input_ids, config.max_new_tokens, attention_mask)  # before any strategy reshapes them
     if pixel_values is not None:
@@ -78,9 +87,20 @@ def generate(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int = 32
         raise ValueError("compile=True compiles greedy and sampling steps; beam search and speculative "
                          "decoding (num_beams > 1, draft_model) run eagerly: drop compile=True for them")
     if draft_model is not None:
+        if config.bans:
+            raise ValueError("speculative decoding does not take bad_words_ids, no_repeat_ngram_size or "
+                             "forced_eos_id; drop them or the draft_model")
         return speculative_generate(model, draft_model, input_ids, config, num_draft_tokens,
                                     generator, attention_mask)[0]
     if config.num_beams > 1:
         return beam_search(model, input_ids, config, attention_mask)
     new = list(stream(model, input_ids, config, attention_mask, generator))
     return torch.cat([input_ids, torch.stack(new, dim=1)], dim=1)
+
+
+def _decoder_of(model: nn.Module, source: torch.Tensor, source_mask: torch.Tensor | None
+                ) -> tuple[nn.Module, torch.Tensor, None]:
+    """A text encoder-decoder's decoder bound to the encoded source, and its prompt: the decoder start id."""
+    bound = model.bind_source(source, source_mask)  # checks the source, encodes it once
+    start = torch.full((source.shape[0], 1), model.config.start_id, dtype=torch.long, device=source.device)
+    return bound, start, None

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from zoo.generation.config import GenerationConfig
-from zoo.generation.sampling import apply_repetition_penalty
+from zoo.generation.sampling import apply_repetition_penalty, ban_tokens
 from zoo.generation.session import Session
 
 NEG = -1.0e9  # "impossible" score, finite so sums stay ordered
@@ -107,6 +107,8 @@ class TransformersBeams:
         logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
         if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam
             logp = apply_repetition_penalty(logp, tokens, config.repetition_penalty)
+        if config.bans:
+            logp = ban_tokens(logp, tokens, config, step)
         vocab = logp.shape[-1]
         total = (logp.view(b, k, vocab) + self.running_scores[:, :, None]).view(b, k * vocab)  # (B, K*V)
         top_scores, top_index = torch.topk(total, self.keep)  # (B, 2K), sorted
@@ -149,7 +151,7 @@ def _check_beam_options(config: GenerationConfig, vocab_size: int) -> None:
 @torch.inference_mode()
 def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
-    """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with the first EOS id."""
+    """(B, T) prompts -> (B, T + L) best beams; rows that finished early are padded with config.pad."""
     _check_beam_options(config, model.vocab_size)
     b, k = input_ids.shape[0], config.num_beams
     prompts = input_ids.repeat_interleave(k, dim=0)  # (B*K, T) rows
@@ -163,4 +165,4 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     finally:
         session.close()
         model.train(was_training)
-    return torch.cat([input_ids, rule.finished.best(config.eos_ids[0] if config.eos_ids else 0)], dim=1)
+    return torch.cat([input_ids, rule.finished.best(config.pad)], dim=1)

@@ -1,6 +1,6 @@
 """An encoder-decoder's decoder, bound to encoder outputs, seen as a decoder-only model.
 
-    decoder = AudioConditioned(whisper, whisper.encode(mel))        # audio features (A, N, D)
+    decoder = EncoderConditioned(whisper, whisper.encode(mel))      # audio features (A, N, D)
     session = Session(decoder, prompt, max_new_tokens)               # prefill, then step, as for a GPT
     zoo.generate(decoder, prompt, 20, num_beams=4)                   # every strategy, unchanged
 
@@ -9,10 +9,11 @@ A Session (and every strategy built on it) drives a decoder through
 `max_positions` and `vocab_size`. This adapter gives an encoder-decoder that interface: the
 encoder output goes in with the chunk at input_pos 0, where the model computes the cross-attention
 keys and values once and stores them in the session's cache; later chunks reuse them. The model
-needs `decode(tokens, audio_features, *, attention_mask, positions, input_pos, logits_to_keep, cache)`
-and `make_cache` (zoo.whisper.Whisper has them).
+needs `decode(tokens, features, *, attention_mask, positions, input_pos, logits_to_keep, cache)` and
+`make_cache` (zoo.whisper.Whisper has them), and `source_mask=` where the encoder's input was padded
+(zoo.marian.Marian: a batch of source sentences).
 
-Legend: A audios, B session rows (prompts x beams or samples), N encoder tokens, D width,
+Legend: A encoder inputs, B session rows (prompts x beams or samples), N encoder tokens, D width,
 T tokens, V vocabulary.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ class BoundDecoder(nn.Module):
     def __init__(self, model: nn.Module):
         super().__init__()
         self.model = model
+        self.training = model.training  # a strategy's eval() / train(was_training) restores the model's mode
 
     @property
     def max_positions(self) -> int:
@@ -41,32 +43,34 @@ class BoundDecoder(nn.Module):
         return self.model.make_cache(batch_size, max_len, dtype)
 
 
-class AudioConditioned(BoundDecoder):
-    """`model`'s decoder conditioned on `audio_features` (A, N, D), one row per audio.
+class EncoderConditioned(BoundDecoder):
+    """`model`'s decoder conditioned on encoder outputs `features` (A, N, D), one row per input (an audio, a
+    source sentence), and `source_mask` (A, N) (1 real, 0 padding) where the inputs were padded.
 
-    A session of B = A x G rows (G beams or samples per audio, each audio's rows next to each
-    other, as `repeat_interleave` and beam_search lay them out) reads each audio's cross-attention keys
-    and values for its G rows: they are computed and stored once per audio, never repeated.
+    A session of B = A x G rows (G beams or samples per input, each input's rows next to each
+    other, as `repeat_interleave` and beam_search lay them out) reads each input's cross-attention keys
+    and values for its G rows: they are computed and stored once per input, never repeated.
     An nn.Module holding the model, so `.eval()`, `.training` and `.parameters()` (which the
     strategies and compiled steps use) reach it; the features are a plain attribute, not state.
     """
 
-    def __init__(self, model: nn.Module, audio_features: torch.Tensor):
+    def __init__(self, model: nn.Module, features: torch.Tensor, source_mask: torch.Tensor | None = None):
         super().__init__(model)
-        self.audio_features = audio_features  # (A, N, D)
+        self.features = features  # (A, N, D)
+        self.mask_kwargs = {} if source_mask is None else {"source_mask": source_mask}
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
                 logits_to_keep: int | None = None, cache=None) -> torch.Tensor:
-        """tokens (B, T) -> logits (B, T, V); the audio features go in at the first chunk only."""
+        """tokens (B, T) -> logits (B, T, V); the features go in at the first chunk only."""
         first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
-        return self.model.decode(tokens, self.audio_features if first else None, attention_mask=attention_mask,
+        return self.model.decode(tokens, self.features if first else None, attention_mask=attention_mask,
                                  positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep,
-                                 cache=cache)
+                                 cache=cache, **self.mask_kwargs)
 
     def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
-        audios = self.audio_features.shape[0]
-        if batch_size % audios:
-            raise ValueError(f"a session of {batch_size} rows on audio_features of {audios} audios: expected "
-                             f"a whole number of rows per audio (beams, samples)")
+        inputs = self.features.shape[0]
+        if batch_size % inputs:
+            raise ValueError(f"a session of {batch_size} rows on encoder outputs of {inputs} inputs: expected "
+                             f"a whole number of rows per input (beams, samples)")
         return super().make_cache(batch_size, max_len, dtype)

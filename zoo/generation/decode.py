@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from zoo.generation.config import GenerationConfig
-from zoo.generation.sampling import choose, ends_with_stop
+from zoo.generation.sampling import ban_tokens, choose, ends_with_stop
 from zoo.generation.session import Session
 
 Rules = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]  # (logits (B, V), tokens so far (B, L)) -> logits
@@ -26,19 +26,21 @@ def decode_steps(session: Session, logits: torch.Tensor, tokens: torch.Tensor, c
 
     logits (B, V): the prefill's last; tokens (B, T): the prompt (what the repetition penalty, stop checks
     and rules read). rules: a logit processor applied first (Whisper's rules; they see float32 logits).
-    A row that has stopped (an EOS id or a stop sequence) yields the pad id (the first EOS id, else 0) from
-    then on; the loop ends when every row has stopped. With logprobs, each step also yields the (B,)
+    A row that has stopped (an EOS id or a stop sequence) yields config.pad (pad_id, else the first EOS id,
+    else 0) from then on; the loop ends when every row has stopped. With logprobs, each step also yields the (B,)
     log-probabilities of the chosen tokens under the processed logits (before temperature), 0 for rows
     that had stopped; else None.
     """
-    pad = config.eos_ids[0] if config.eos_ids else 0
+    pad = config.pad
     stops = bool(config.eos_ids or config.stop_sequences)
-    # The tokens so far are only needed by the repetition penalty, the stop checks and the rules.
-    track = stops or config.repetition_penalty != 1.0 or rules is not None
+    # The tokens so far are only needed by the repetition penalty, the bans, the stop checks and the rules.
+    track = stops or config.repetition_penalty != 1.0 or config.bans or rules is not None
     done = torch.zeros(tokens.shape[0], dtype=torch.bool, device=tokens.device)
     for step in range(config.max_new_tokens):
         if rules is not None:
             logits = rules(logits.float(), tokens)  # (B, V)
+        if config.bans:
+            logits = ban_tokens(logits, tokens, config, step)
         token = choose(logits, tokens, config, generator)  # (B,)
         logprob = None
         if logprobs:  # of the token chosen, before a stopped row's pad replaces it (its log-prob may be -inf)

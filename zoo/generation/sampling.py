@@ -52,6 +52,32 @@ def choose(logits: torch.Tensor, seen: torch.Tensor, config: GenerationConfig,
     return apply_repetition_penalty(logits.float(), seen, config.repetition_penalty).argmax(-1)
 
 
+def ban_tokens(logits: torch.Tensor, seen: torch.Tensor, config: GenerationConfig, step: int) -> torch.Tensor:
+    """transformers' masking processors on (B, V) logits or log-probs, for the token of step `step` (0-based)
+    after seen (B, S): the last step forced to forced_eos_id; each of bad_words_ids' last token where the
+    rest of it ends the row; each token that would repeat an n-gram of no_repeat_ngram_size. -> -inf there."""
+    if config.forced_eos_id is not None and step == config.max_new_tokens - 1:
+        forced = torch.full_like(logits, float("-inf"))
+        forced[:, config.forced_eos_id] = 0.0
+        return forced
+    banned = torch.zeros_like(logits, dtype=torch.bool)  # (B, V)
+    for bad in config.bad_words_ids:
+        rows = slice(None)
+        if len(bad) > 1:
+            if seen.shape[1] < len(bad) - 1:
+                continue
+            rows = (seen[:, seen.shape[1] - len(bad) + 1:] == seen.new_tensor(bad[:-1])).all(-1)  # (B,)
+        banned[rows, bad[-1]] = True
+    n = config.no_repeat_ngram_size
+    if n and seen.shape[1] >= n:
+        grams = seen.unfold(1, n, 1)  # (B, W, n): every n-gram so far
+        tail = seen[:, seen.shape[1] - n + 1:]  # (B, n-1): what the next token would extend
+        repeats = (grams[:, :, :-1] == tail[:, None, :]).all(-1)  # (B, W)
+        rows, windows = repeats.nonzero(as_tuple=True)
+        banned[rows, grams[rows, windows, -1]] = True
+    return logits.masked_fill(banned, float("-inf"))
+
+
 def ends_with_stop(tokens: torch.Tensor, config: GenerationConfig) -> torch.Tensor:
     """(B, S) tokens so far -> (B,) True where the row ends with an EOS id or a stop sequence."""
     hit = torch.isin(tokens[:, -1], torch.tensor(config.eos_ids, device=tokens.device))

@@ -1,6 +1,6 @@
 """One decoding session on its own preallocated KV cache: prefill the prompt once, then feed tokens;
 nothing recomputes the prefix. Every strategy (greedy and sampling, beam search, speculative) drives
-the model through a Session; an encoder-decoder joins through conditioned.AudioConditioned.
+the model through a Session; an encoder-decoder joins through conditioned.EncoderConditioned.
 
 The session owns its cache (`model.make_cache`) and hands it to every forward: the model keeps no
 decoding state, so any number of sessions (a stream, a generate call, a server's requests) can run

@@ -6,7 +6,7 @@
     results = decode(model, mels, [options_1, options_2])       # each audio its own prompt, language, prefix
 
 The encoder runs once; the decoder runs on a Session (its self-attention KV cache, the
-cross-attention keys and values computed once at the prefill) through conditioned.AudioConditioned.
+cross-attention keys and values computed once at the prefill) through conditioned.EncoderConditioned.
 The initial tokens are [sot_prev, prompt...] + sot_sequence (+ <|notimestamps|>) + prefix; the
 no-speech probability is read at <|startoftranscript|> in the prefill; Whisper's logit rules
 (whisper_rules) apply at every step; temperature 0 is greedy, above it best_of samples are drawn,
@@ -35,7 +35,7 @@ from torch import nn
 from data.audio import HOP_LENGTH, INPUT_STRIDE, SAMPLE_RATE
 from data.whisper_tokenizer import MULTILINGUAL_MIN_VOCAB, WhisperTokenizer, load_whisper_tokenizer
 from zoo.generation.compiled import compiled_encoder
-from zoo.generation.conditioned import AudioConditioned
+from zoo.generation.conditioned import EncoderConditioned
 from zoo.generation.config import GenerationConfig
 from zoo.generation.decode import decode_steps
 from zoo.generation.ngram import ShallowFusion
@@ -296,7 +296,7 @@ class DecodingPlan:
         g, options, tokenizer = self.group, self.options, self.tokenizer
         tokens = tokens.repeat_interleave(g, dim=0)  # (B*G, T)
         mask = None if attention_mask is None else attention_mask.repeat_interleave(g, dim=0)  # (B*G, T)
-        session = Session(AudioConditioned(self.model, features), tokens, self.steps - 1, mask,
+        session = Session(EncoderConditioned(self.model, features), tokens, self.steps - 1, mask,
                           compile=compile)  # G rows per audio
         try:
             first = min(self.sot_positions)
