@@ -36,6 +36,7 @@ from backbones.kv_cache import DecoderCache
 from backbones.masks import encoder_mask
 from backbones.positions import SinusoidPositions
 from backbones.transformer import CachedDecoding, Transformer, decoder_forward
+from data.marian_tokenizer import MarianSentencePiece
 from heads.lm import CausalLMHead
 from zoo.pretrained import ZooModel
 from zoo.registry import ConfigError, register_family, register_model
@@ -89,6 +90,10 @@ class MarianConfig:
 
 class Marian(CachedDecoding, ZooModel):
     positions_owner = "the decoder's"
+    # A Marian may carry its tokenizer (`model.tokenizer`: a converted Marian directory's, a model trained here
+    # with its joint vocabulary); save_pretrained writes it beside the weights, load_pretrained reads it back.
+    load_tokenizer = staticmethod(MarianSentencePiece.from_directory)
+    tokenizer_file = "source.spm"
 
     def __init__(self, config: MarianConfig):
         super().__init__()

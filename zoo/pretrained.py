@@ -5,8 +5,8 @@ config.json holds the family name and the frozen architecture config, so
 (LM head = token embedding) share memory, which safetensors refuses to save:
 we store each shared tensor once and record the aliases in the file's
 metadata, then re-tie on load. Files are written atomically. A model that carries its tokenizer
-(`model.tokenizer`, a Whisper trained with its own vocabulary) has it saved beside (tokenizer.json) and
-re-attached on load.
+(`model.tokenizer`: a Whisper trained with its own vocabulary, a Marian's SentencePiece models) has it saved
+beside (tokenizer.json; source.spm, target.spm and vocab.json) and re-attached on load.
 """
 from __future__ import annotations
 
@@ -127,10 +127,10 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)
-    if load_tokenizer is not None and (directory / TOKENIZER_NAME).is_file():
+    tokenizer_file = directory / getattr(type(model), "tokenizer_file", TOKENIZER_NAME)
+    if load_tokenizer is not None and tokenizer_file.is_file():
         model.tokenizer = load_tokenizer(directory)
-        check_tokenizer(model.tokenizer, model.config.vocab_size, repr(str(directory / TOKENIZER_NAME)),
-                        repr(str(weights_path)))
+        check_tokenizer(model.tokenizer, model.vocab_size, repr(str(tokenizer_file)), repr(str(weights_path)))
     return model.to(map_location)
 
 

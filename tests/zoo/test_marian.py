@@ -159,3 +159,24 @@ def test_bad_input_is_named():
         zoo.generate(ours, torch.ones(1, 5, dtype=torch.long), 200)
     with pytest.raises(ValueError, match="decoder_input_ids"):
         ours(torch.ones(1, 5, dtype=torch.long))
+
+
+def test_a_marian_directory_brings_its_tokenizer(tmp_path):
+    """from_hf of a directory with source.spm / target.spm / vocab.json carries MarianTokenizer's ids, through
+    save_pretrained / load_pretrained too; a directory missing target.spm is refused naming it."""
+    from data.marian_tokenizer import train_joint_vocabulary
+
+    english = ["In the beginning God created the heaven and the earth.", "And the earth was without form."] * 40
+    spanish = ["EN el principio crió Dios los cielos y la tierra.", "Y la tierra estaba desordenada."] * 40
+    train_joint_vocabulary(english, spanish, tmp_path / "hf", 48)
+    reference = transformers.MarianTokenizer.from_pretrained(tmp_path / "hf")
+    ids = dict(pad_token_id=reference.pad_token_id, decoder_start_token_id=reference.pad_token_id,
+               eos_token_id=reference.eos_token_id)
+    hf_marian(vocab_size=len(reference), **ids).save_pretrained(tmp_path / "hf")
+    ours = zoo.from_hf(tmp_path / "hf")
+    ours.save_pretrained(tmp_path / "zoo")
+    for model in (ours, zoo.load_pretrained(tmp_path / "zoo")):
+        assert model.tokenizer.encode(["And the earth."]) == [reference("And the earth.").input_ids]
+    (tmp_path / "hf" / "target.spm").unlink()
+    with pytest.raises(FileNotFoundError, match="no target.spm"):
+        zoo.from_hf(tmp_path / "hf")

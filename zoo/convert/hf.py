@@ -86,7 +86,8 @@ def _check_tokenizer(model: nn.Module, obj: Any, cfg: dict[str, Any], config_sou
     tokenizer = getattr(model, "tokenizer", None)
     if tokenizer is None:
         return
-    path = Path(obj) / "tokenizer.json" if isinstance(obj, (str, Path)) else None
+    name = getattr(type(model), "tokenizer_file", "tokenizer.json")
+    path = Path(obj) / name if isinstance(obj, (str, Path)) else None
     source = repr(str(path)) if path is not None and path.is_file() else "openai-whisper's tokenizer"
-    check_tokenizer(tokenizer, model.config.vocab_size, source, config_source,
+    check_tokenizer(tokenizer, model.vocab_size, source, config_source,
                     {key: cfg[key] for key in HF_TOKEN_IDS if isinstance(cfg.get(key), int)})

@@ -10,16 +10,19 @@ become one matrix here where they are equal (always, when transformers ties them
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
 from torch import nn
 
+from data.marian_tokenizer import MarianSentencePiece
 from zoo.convert.common import UnsupportedConfigError, export_state_dict, hf_activation, rename_all
 from zoo.convert.openai_whisper import stacks_key_map
 from zoo.marian import MarianConfig
 
 _PREFIX = "model."  # MarianMTModel wraps a MarianModel named `model`
+_TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json")
 _WORDS = ("shared.weight", "encoder.embed_tokens.weight", "decoder.embed_tokens.weight")
 _TOP = {"shared.weight": "embed.tokens.weight", "encoder.embed_tokens.weight": "embed.tokens.weight",
         "decoder.embed_tokens.weight": "decoder_embed.tokens.weight", "lm_head.weight": "head.proj.weight",
@@ -119,3 +122,13 @@ def to_transformers(model: nn.Module) -> nn.Module:
     if [key for key in missing if "embed_positions" not in key] or unexpected:
         raise RuntimeError(f"zoo -> transformers Marian left missing {missing}, unexpected {unexpected}")
     return hf.eval()
+
+
+def attach_extras(model: nn.Module, obj: Any) -> nn.Module:
+    """Give a Marian that from_hf built from `obj` its tokenizer (`model.tokenizer`) where `obj` is a Marian
+    directory (source.spm, target.spm, vocab.json; a missing one is named); an instance brings none."""
+    if isinstance(obj, (str, Path)) and any((Path(obj) / name).exists() for name in _TOKENIZER_FILES):
+        model.tokenizer = MarianSentencePiece.from_directory(obj)
+    else:
+        model.tokenizer = None
+    return model
