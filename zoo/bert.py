@@ -71,16 +71,16 @@ class Bert(ZooModel):
                               dropout=config.dropout)
 
     def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                         token_type_ids: torch.Tensor | None = None, *, head_follows: bool = False) -> torch.Tensor:
+                         token_type_ids: torch.Tensor | None = None, *, sparse_grad: bool = False) -> torch.Tensor:
         """input_ids (B, T) -> (B, T, D). Padded rows are masked out as keys, so real rows are unaffected.
 
-        head_follows: forward() applies the MLM head (tied to the word embeddings) next, so their
-        gradient may leave sparse (TokenEmbedding sparse_grad); other callers keep it dense."""
+        sparse_grad: the word embeddings' gradient may leave sparse (TokenEmbedding.lookup), for forward(), which
+        applies the MLM head tied to them next; other callers keep it dense, as CausalLM's forward_features."""
         check_token_layout(input_ids, max_positions=self.config.max_positions)
         check_mask(attention_mask, *input_ids.shape)
         mask = encoder_mask(attention_mask)
         x = self.embed(input_ids, token_type_ids=token_type_ids,
-                       sparse_grad=head_follows and isinstance(self.head, MLMHead))  # (B, T, D)
+                       sparse_grad=sparse_grad and isinstance(self.head, MLMHead))  # (B, T, D)
         return self.transformer(x, mask=mask)
 
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
@@ -94,7 +94,7 @@ class Bert(ZooModel):
         N positions in row-major order. Masked-LM training predicts ~15% of the tokens, so this skips
         most of the vocabulary projection (the largest GEMM) and its backward.
         """
-        features = self.forward_features(input_ids, attention_mask, token_type_ids, head_follows=True)
+        features = self.forward_features(input_ids, attention_mask, token_type_ids, sparse_grad=True)
         if predict is not None:
             if not isinstance(self.head, MLMHead):
                 raise ValueError("predict= selects masked-LM positions; this model has a classifier head")

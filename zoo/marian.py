@@ -178,15 +178,20 @@ class Marian(CachedDecoding, ZooModel):
     def forward_head(self, features: torch.Tensor) -> torch.Tensor:
         return self.head(features) + self.final_logits_bias  # (B, T, V)
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                decoder_input_ids: torch.Tensor | None = None) -> torch.Tensor:
+    def forward_features(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                         decoder_input_ids: torch.Tensor | None = None) -> torch.Tensor:
         """Source ids (B, S) and their attention_mask, decoder_input_ids (B, T) (the targets shifted right
-        behind decoder_start_id: shift_right) -> logits (B, T, V), teacher forcing."""
+        behind decoder_start_id: shift_right) -> decoder features (B, T, D), teacher forcing."""
         if decoder_input_ids is None:
-            raise ValueError("Marian.forward needs decoder_input_ids (B, T): the target ids shifted right behind "
+            raise ValueError("Marian needs decoder_input_ids (B, T): the target ids shifted right behind "
                              "decoder_start_id (zoo.marian.shift_right(labels, model.config.start_id))")
         memory = self.encode(input_ids, attention_mask)
-        return self.decode(decoder_input_ids, memory, source_mask=attention_mask)
+        return self.decode_features(decoder_input_ids, memory, source_mask=attention_mask)
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                decoder_input_ids: torch.Tensor | None = None) -> torch.Tensor:
+        """-> logits (B, T, V), teacher forcing; as forward_features."""
+        return self.forward_head(self.forward_features(input_ids, attention_mask, decoder_input_ids))
 
     def bind_source(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None):
         """The decoder bound to this source (encoded once): what zoo.generate decodes on."""
