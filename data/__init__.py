@@ -16,6 +16,9 @@ does not pull in the tokenizers library and vice versa):
                        (speech_synth: voices and espeak-ng / flite; speech_augment; speech_asterisk;
                        speech_text: keyword classes and sentences)
     data.audio_tasks   KeywordSet, SpeechSet, normalize_text: the audio training sets
+    data.parallel      read_pairs, the verse-aligned KJV / Reina-Valera 1909 corpus and its split by book
+    data.marian_tokenizer  MarianSentencePiece (a Marian directory's tokenizer), train_joint_vocabulary
+    data.token_batches TokenBatchStream, PairCollator: sequence pairs batched by token count
 
 data/corpus/ holds the small text extracts shipped with the repo (see its
 README for provenance and licences); scripts/get_data.sh fetches the full
