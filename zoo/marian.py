@@ -200,10 +200,12 @@ class Marian(CachedDecoding, ZooModel):
         return EncoderConditioned(self, self.encode(input_ids, attention_mask), attention_mask)
 
     def generation_defaults(self) -> dict[str, object]:
-        """zoo.generate's options unless the call gives them: stop at EOS, pad finished rows, never generate pad
-        (as Opus-MT's generation config: bad_words_ids [[pad]])."""
+        """zoo.generate's options unless the call gives them, those of MarianMT's configs and Opus-MT's
+        generation configs: stop at EOS, pad finished rows, never generate pad (bad_words_ids [[pad]]), and EOS
+        as the last token at the length limit (forced_eos_token_id)."""
         config = self.config
-        return {"eos_id": config.eos_id, "pad_id": config.pad_id, "bad_words_ids": ((config.pad_id,),)}
+        return {"eos_id": config.eos_id, "pad_id": config.pad_id, "bad_words_ids": ((config.pad_id,),),
+                "forced_eos_id": config.eos_id}
 
     def example_inputs(self, batch_size: int = 2, seq_len: int = 8) -> dict[str, torch.Tensor]:
         """Valid forward() keyword arguments: random source and target ids, the first source row padded."""

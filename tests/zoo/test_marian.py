@@ -84,7 +84,7 @@ def test_generate_equals_transformers_on_a_padded_batch(beams):
     ours = zoo.from_hf(hf)
     source, mask = padded_source()
     want = hf.generate(input_ids=source, attention_mask=mask, max_new_tokens=12, num_beams=beams, do_sample=False,
-                       bad_words_ids=[[PAD]], length_penalty=0.6, early_stopping=False, forced_eos_token_id=None)
+                       bad_words_ids=[[PAD]], length_penalty=0.6, early_stopping=False)
     got = zoo.generate(ours, source, 12, attention_mask=mask, num_beams=beams, length_penalty=0.6)
     assert got[:, 0].eq(PAD).all()  # the decoder start, as transformers returns it
     assert torch.equal(got, want)
@@ -99,19 +99,23 @@ def test_no_repeat_ngram_and_forced_eos_equal_transformers():
         want = hf.generate(input_ids=source, attention_mask=mask, max_new_tokens=8, num_beams=beams, do_sample=False,
                            bad_words_ids=[[PAD], [5, 7]], no_repeat_ngram_size=2, forced_eos_token_id=0)
         got = zoo.generate(ours, source, 8, attention_mask=mask, num_beams=beams, no_repeat_ngram_size=2,
-                           bad_words_ids=((PAD,), (5, 7)), forced_eos_id=0)
+                           bad_words_ids=((PAD,), (5, 7)))  # forced_eos_id: the model's default
         assert torch.equal(got, want)
 
 
 def test_cached_decoding_equals_recompute():
+    """The logits of one-token steps on the session's caches (self- and cross-attention) equal the full
+    teacher-forced forward's on the tokens generated, the padded source rows included."""
+    from zoo.generation import Session
+
     ours = zoo.from_hf(hf_marian())
     source, mask = padded_source()
     tokens = zoo.generate(ours, source, 10, attention_mask=mask)
     with torch.no_grad():
-        full = ours(source, mask, tokens[:, :-1])  # teacher forcing on what was generated
-    stepped = full.argmax(-1)
-    finished = torch.cumsum(tokens[:, 1:] == 0, 1) - (tokens[:, 1:] == 0).long() > 0  # after an EOS: padding
-    assert torch.equal(stepped[~finished], tokens[:, 1:][~finished])
+        full = ours(source, mask, tokens)  # (B, 11, V)
+        session = Session(ours.bind_source(source, mask), tokens[:, :1], tokens.shape[1])
+        steps = [session.feed(tokens[:, i:i + 1])[:, -1] for i in range(tokens.shape[1])]
+    torch.testing.assert_close(torch.stack(steps, 1), full, atol=1e-5, rtol=0)
 
 
 def test_sampling_never_gives_pad_and_follows_the_seed():
