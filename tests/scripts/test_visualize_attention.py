@@ -1,4 +1,4 @@
-"""scripts/visualize_attention.py: PNGs for a tiny ViT and a tiny GPT, and the weights drawn are attend_math's.
+"""scripts/visualize_attention.py: PNGs for a tiny ViT, GPT and Marian, and the weights drawn are attend_math's.
 
 The oracle: the model is run with its attention forced to the math backend and
 `backbones.attention.attend_math` wrapped to record what it returns while the model
@@ -13,6 +13,8 @@ import torch
 import backbones.attention as attention
 import zoo
 from data.tokenization import train_bpe, train_wordpiece
+from tests.scripts.test_translate import copying_marian
+from zoo.cli import translate
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "visualize_attention.py"
 spec = importlib.util.spec_from_file_location("visualize_attention", SCRIPT)
@@ -34,8 +36,9 @@ def weights_seen_by_the_model(model, monkeypatch, run) -> list[torch.Tensor]:
         return out, weights
 
     monkeypatch.setattr(attention, "_attend_math", recording)
-    for block in model.transformer.blocks:
-        monkeypatch.setattr(block.attn, "backend", "math")
+    for module in model.modules():
+        if isinstance(module, attention.MultiHeadAttention):
+            monkeypatch.setattr(module, "backend", "math")
     with torch.no_grad():
         run()
     monkeypatch.undo()
@@ -116,3 +119,55 @@ def test_bad_requests_are_clear(tmp_path):
         visualize.main(["--model", str(tmp_path / "gpt"), "--layer", "5", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="--image FILE or --data"):
         visualize.main(["--model", "vit_tiny_patch2_8", "--out", str(tmp_path)])
+
+
+@pytest.fixture(scope="module")
+def marian(tmp_path_factory) -> str:
+    return str(copying_marian(tmp_path_factory.mktemp("marian")))
+
+
+@pytest.mark.parametrize("beams", ["1", "3"])
+def test_marian_cross_attention_grid_is_attend_math_weights(marian, tmp_path, monkeypatch, capsys, beams):
+    """The grid: a row per target token (EOS included), a column per source piece, each row a distribution; the
+    translation is zoo translate's; grid and encoder row are what attend_math computed in the model's forward."""
+    text = "and god said let there be light"
+    result = visualize.main(["--model", marian, "--text", text, "--word", "said", "--beam-size", beams,
+                             "--out", str(tmp_path)])
+    assert [p.name for p in result["paths"]] == ["marian_cross_layer1.png", "marian_encoder_layer1_said.png"]
+    assert all(p.stat().st_size > 2000 for p in result["paths"])
+    assert result["translation"] == translate.main(["--model", marian, "--beam-size", beams, text])[0]
+    source, target, grid = result["source_tokens"], result["target_tokens"], result["grid"]
+    assert source[-1] == "</s>" and source[result["query"]] == "\u2581said"
+    assert grid.shape == (len(target), len(source))
+    torch.testing.assert_close(grid.sum(-1), torch.ones(len(target)))
+    torch.testing.assert_close(grid, result["cross"].mean(0))
+    assert result["weights"].shape == (4, len(source), len(source))
+
+    model = zoo.load_pretrained(marian).eval()
+    ids = torch.tensor([model.tokenizer.encode(text)])
+    assert model.tokenizer.decode([model.tokenizer.vocab[piece] for piece in target]) == result["translation"]
+    # Row t is the decoder position that predicted target token t: the start token, then the targets but the last.
+    decoder_input = torch.tensor([[model.config.start_id, *(model.tokenizer.vocab[piece] for piece in target[:-1])]])
+    seen = weights_seen_by_the_model(model, monkeypatch, lambda: model(ids, decoder_input_ids=decoder_input))
+    assert len(seen) == 2 + 2 * 2  # the encoder's 2 self-attentions, then each decoder block's self and cross
+    torch.testing.assert_close(result["weights"], seen[1][0], rtol=0, atol=1e-6)
+    torch.testing.assert_close(result["cross"], seen[-1][0], rtol=0, atol=1e-6)
+
+
+def test_marian_one_head_a_word_by_index_and_its_errors(marian, tmp_path):
+    result = visualize.main(["--model", marian, "--text", "god said", "--word", "-1", "--layer", "0", "--head", "2",
+                             "--out", str(tmp_path)])
+    assert [p.name for p in result["paths"]] == ["marian_cross_layer0_head2.png", "marian_encoder_layer0_1.png"]
+    assert result["query"] == len(result["source_tokens"]) - 1
+    torch.testing.assert_close(result["grid"], result["cross"][2])
+    with pytest.raises(SystemExit, match="--head 4 is out of range.*4 heads"):
+        visualize.main(["--model", marian, "--head", "4", "--text", "god said", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="--word 99 is out of range"):
+        visualize.main(["--model", marian, "--word", "99", "--text", "god said", "--out", str(tmp_path)])
+    with pytest.raises(ValueError, match="--layer 2 is out of range: the encoder has 2 blocks"):
+        visualize.main(["--model", marian, "--layer", "2", "--text", "god said", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="--text has 53 tokens .* at most 40"):  # the default text
+        visualize.main(["--model", marian, "--out", str(tmp_path)])
+    zoo.create_model("marian_tiny").save_pretrained(tmp_path / "bare")
+    with pytest.raises(SystemExit, match="has no tokenizer"):
+        visualize.main(["--model", str(tmp_path / "bare"), "--out", str(tmp_path)])
