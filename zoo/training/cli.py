@@ -22,23 +22,32 @@ from zoo.training.provenance import reusable
 from zoo.training.run_dir import RunDirError, clear_earlier_run, earlier_run, hold
 
 
-def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int, lr: float, warmup: int,
-                           weight_decay: float, min_lr_ratio: float = 0.1, label_smoothing: float | None = 0.0,
-                           eval_every: int = 100,
-                           eval_batches: int = 20, save_every: int = 500, out: str = "runs/train") -> None:
+def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size: int | None, lr: float | None,
+                           warmup: int, weight_decay: float, min_lr_ratio: float = 0.1,
+                           label_smoothing: float | None = 0.0, eval_every: int = 100, eval_batches: int = 20,
+                           save_every: int = 500, out: str | None = "runs/train", schedule: str = "cosine",
+                           betas: tuple[float, float] = (0.9, 0.95), eps: float = 1e-8) -> None:
+    """The shared options, with this script's defaults. batch_size None: no --batch-size (the script batches
+    otherwise); lr None: the script sets args.lr from its own rule before start_run unless --lr is given."""
     g = p.add_argument_group("training (zoo/training/)")
     g.add_argument("--steps", type=int, default=steps, help="optimizer steps")
-    g.add_argument("--batch-size", type=int, default=batch_size)
+    if batch_size is not None:
+        g.add_argument("--batch-size", type=int, default=batch_size)
     g.add_argument("--lr", type=float, default=lr, help="peak learning rate (AdamW)")
-    g.add_argument("--warmup", type=int, default=warmup, help="linear warmup steps, then cosine decay")
+    g.add_argument("--schedule", choices=["cosine", "inverse_sqrt"], default=schedule,
+                   help="cosine: warmup then cosine decay to lr * --min-lr-ratio at --steps (or the time budget); "
+                        "inverse_sqrt: warmup then lr * sqrt(warmup / step), the 2017 Transformer's")
+    g.add_argument("--warmup", type=int, default=warmup, help="linear warmup steps, then the --schedule's decay")
     g.add_argument("--min-lr-ratio", type=float, default=min_lr_ratio,
                    help="the cosine decay ends at lr * this (0: decay to zero)")
     g.add_argument("--weight-decay", type=float, default=weight_decay)
-    g.add_argument("--betas", type=float, nargs=2, default=(0.9, 0.95), metavar=("B1", "B2"), help="AdamW betas")
+    g.add_argument("--betas", type=float, nargs=2, default=betas, metavar=("B1", "B2"), help="AdamW betas")
+    g.add_argument("--eps", type=float, default=eps, help="AdamW epsilon")
     g.add_argument("--grad-clip", type=float, default=1.0, help="max global gradient norm (0: off)")
     g.add_argument("--grad-accum", type=int, default=1, help="micro-batches per optimizer step")
     if label_smoothing is not None:  # None: the script's losses take none
-        g.add_argument("--label-smoothing", type=float, default=label_smoothing, help="classification loss, in [0, 1)")
+        g.add_argument("--label-smoothing", type=float, default=label_smoothing,
+                       help="the loss's label smoothing, in [0, 1)")
     g.add_argument("--dropout", type=float, help="override the preset's dropout")
     g.add_argument("--eval-every", type=int, default=eval_every, help="0: only at the end")
     g.add_argument("--eval-batches", type=int, default=eval_batches)
@@ -66,7 +75,7 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
 
 
 # The option (its argparse dest) of each TrainConfig field a ConfigValueError may name, where they differ.
-OPTIONS = {"warmup_steps": "warmup"}
+OPTIONS = {"warmup_steps": "warmup", "eval_at": "eval_at_minutes"}
 
 
 def _shown(value: Any) -> str:
@@ -77,10 +86,11 @@ def check_arguments(args: argparse.Namespace) -> None:
     """The shared options TrainConfig does not check itself (or holds in other units), checked alike."""
     given = lambda name: getattr(args, name, None)  # noqa: E731
     checks = {  # dest: (valid?, what was expected)
-        "batch_size": (args.batch_size >= 1, "an integer >= 1"),
+        "batch_size": (given("batch_size") is None or args.batch_size >= 1, "an integer >= 1"),
         "label_smoothing": (given("label_smoothing") is None or 0 <= args.label_smoothing < 1, "a float in [0, 1)"),
         "dropout": (given("dropout") is None or 0 <= args.dropout < 1, "a float in [0, 1)"),
         "time_budget": (args.time_budget >= 0, "minutes >= 0 (0: off)"),
+        "eval_at_minutes": (all(m > 0 for m in given("eval_at_minutes") or ()), "minutes > 0"),
         "threads": (given("threads") is None or args.threads >= 1, "an integer >= 1"),
     }
     for dest, (ok, expected) in checks.items():
@@ -97,11 +107,14 @@ def train_config(args: argparse.Namespace) -> TrainConfig:
     if getattr(args, "threads", None):
         torch.set_num_threads(args.threads)
     try:
+        # The cosine's warmup is cut to --steps; the inverse square root's may outlast them (lr still rising).
+        warmup = min(args.warmup, args.steps) if args.schedule == "cosine" else args.warmup
         return TrainConfig(steps=args.steps, lr=args.lr, weight_decay=args.weight_decay, betas=tuple(args.betas),
-                           min_lr_ratio=args.min_lr_ratio,
-                           warmup_steps=min(args.warmup, args.steps), grad_clip=args.grad_clip,
+                           eps=args.eps, schedule=args.schedule, min_lr_ratio=args.min_lr_ratio,
+                           warmup_steps=warmup, grad_clip=args.grad_clip,
                            grad_accum=args.grad_accum, dtype=args.dtype, device=args.device,
                            eval_every=args.eval_every, eval_batches=args.eval_batches, save_every=args.save_every,
+                           eval_at=tuple(60.0 * m for m in getattr(args, "eval_at_minutes", None) or ()),
                            out=str(args.out), resume=args.resume, overwrite=args.overwrite, seed=args.seed,
                            progress=not args.no_progress, compile=args.compile, time_budget=60.0 * args.time_budget,
                            grad_checkpointing=args.grad_checkpointing, keep_last=args.keep_last, fsdp=args.fsdp)

@@ -27,12 +27,19 @@ class TrainConfig:
     betas: tuple[float, float] = (0.9, 0.95)
     eps: float = 1e-8
     warmup_steps: int = 0
+    # The lr schedule (schedule.py): "cosine", linear warmup then cosine decay to lr * min_lr_ratio at `steps`
+    # (WarmupCosine); "inverse_sqrt", the 2017 Transformer's linear warmup then decay as 1 / sqrt(step)
+    # (InverseSqrt: `steps`, min_lr_ratio and the time budget leave it alone; warmup_steps may exceed steps).
+    schedule: str = "cosine"
     min_lr_ratio: float = 0.1  # cosine floor: the last step trains at lr * min_lr_ratio
     grad_clip: float | None = 1.0  # max global grad norm; 0 or None disables clipping
     grad_accum: int = 1
     dtype: str = "fp32"  # 'fp32' | 'bf16' (autocast, CPU and CUDA) | 'fp16' (autocast + GradScaler, CUDA)
     device: str = "auto"  # 'cpu' | 'cuda' | 'cuda:N' | 'auto'
     eval_every: int = 250
+    # Seconds of the run's clock (as time_budget counts it) at which to evaluate too, once each, at the end of
+    # the step that passes them: learning curves in time as well as in steps.
+    eval_at: tuple[float, ...] = ()
     eval_batches: int = 20  # for the caller's eval_fn (see make_eval_fn); the engine cannot see eval data
     log_every: int = 1
     save_every: int = 500
@@ -59,6 +66,7 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        object.__setattr__(self, "eval_at", tuple(sorted(float(s) for s in self.eval_at)))
         object.__setattr__(self, "out", str(self.out))
 
         checks = {  # field: (valid?, what was expected)
@@ -66,9 +74,13 @@ class TrainConfig:
             "lr": (self.lr > 0, "a positive float"),
             "weight_decay": (self.weight_decay >= 0, "a float >= 0"),
             "eps": (self.eps > 0, "a positive float"),
-            "warmup_steps": (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
+            "schedule": (self.schedule in ("cosine", "inverse_sqrt"), "'cosine' or 'inverse_sqrt'"),
+            "warmup_steps": (self.warmup_steps >= 1, "an integer >= 1 (the inverse_sqrt schedule divides by it)")
+            if self.schedule == "inverse_sqrt" else
+            (0 <= self.warmup_steps <= self.steps, f"0 <= warmup_steps <= steps ({self.steps})"),
             "min_lr_ratio": (0.0 <= self.min_lr_ratio <= 1.0, "a float in [0, 1]"),
             "time_budget": (self.time_budget >= 0, "seconds >= 0 (0: off)"),
+            "eval_at": (all(s > 0 for s in self.eval_at), "seconds > 0"),
             "grad_accum": (self.grad_accum >= 1, "an integer >= 1"),
             "keep_last": (self.keep_last >= 1, "an integer >= 1 (checkpoints kept)"),
             "grad_clip": (self.grad_clip is None or self.grad_clip >= 0, "None, 0 (off) or a positive max norm"),

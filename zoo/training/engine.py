@@ -1,12 +1,13 @@
-"""The one training engine every script uses (text, vision, audio, multimodal).
+"""The one training engine every script uses (text, vision, audio, multimodal, translation).
 
     train(model, data, loss_fn, TrainConfig(...), eval_fn=None) -> TrainResult
 
 One loop, in the shape of nanoGPT's `train.py`: AdamW with decay / no-decay
 parameter groups (nanoGPT, timm `param_groups_weight_decay`), linear warmup then
-cosine decay to a floor, gradient accumulation (DDP `no_sync` on all but the
-last micro-batch), global-norm clipping, bf16 autocast (CPU and CUDA) or fp16
-with a GradScaler (CUDA), DistributedDataParallel when launched by torchrun, and
+cosine decay to a floor (or the 2017 Transformer's inverse square root: `schedule`),
+gradient accumulation (DDP `no_sync` on all but the last micro-batch), global-norm
+clipping, bf16 autocast (CPU and CUDA) or fp16 with a GradScaler (CUDA),
+DistributedDataParallel when launched by torchrun, and
 optionally torch.compile around the training forward/backward (`compile=True`).
 Parameter groups and the schedule live in schedule.py, the process-group
 plumbing in distributed.py, the options in config.py (all in zoo/training/).
@@ -16,6 +17,8 @@ optimizer, scheduler, scaler, step, every RNG and the data position, per rank,
 so a run killed after step k and resumed gives bit-for-bit the losses of one
 that never stopped (same device; the tests check it). Evaluation runs with the
 RNG saved and restored around it, so eval frequency cannot change training.
+It runs every `eval_every` steps, and also once the run's clock passes each of
+`eval_at` (seconds), so learning curves can be read in time as well as steps.
 
 Contracts the engine relies on:
 - `data`: `next(data)` gives a batch (a tensor, a dict or a tuple/list of them);
@@ -95,7 +98,7 @@ from zoo.training.run_dir import (
     prune_kept,
     start_training,
 )
-from zoo.training.schedule import WarmupCosine, param_groups
+from zoo.training.schedule import InverseSqrt, WarmupCosine, param_groups
 from zoo.training.sharded import SHARDED_NAME, can_rebuild, plain_model, save_sharded, shard
 
 # --------------------------------------------------------------------------- the loop
@@ -140,7 +143,8 @@ class _Run:
         fused = device.type in ("cuda", "cpu") and not self.fsdp
         self.optimizer = torch.optim.AdamW(param_groups(raw, config.weight_decay), lr=config.lr, betas=config.betas,
                                            eps=config.eps, fused=fused or None)
-        self.schedule = WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio, config.time_budget)
+        self.schedule = (InverseSqrt(config.warmup_steps) if config.schedule == "inverse_sqrt" else
+                         WarmupCosine(config.warmup_steps, config.steps, config.min_lr_ratio, config.time_budget))
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, self.schedule)
         self.scaler = torch.amp.GradScaler("cuda") if config.dtype == "fp16" else None
 
@@ -153,6 +157,7 @@ class _Run:
         self.stop_signal = 0  # the signal every rank stops for after this step (interrupt.py)
         # The time budget is spent (decided on every rank alike). A run resumed past its budget does nothing.
         self.out_of_time = bool(config.time_budget) and self.elapsed_before >= config.time_budget
+        self.marks_passed = sum(mark <= self.elapsed_before for mark in config.eval_at)  # of config.eval_at
         self.window = (time.perf_counter(), 0, 0)  # start, samples, tokens (None: not countable) since last log
 
     def resume_or_seed(self) -> bool:
@@ -183,6 +188,17 @@ class _Run:
 
     def due(self, every: int) -> bool:
         return self.step == self.config.steps or self.out_of_time or (every > 0 and self.step % every == 0)
+
+    def passed_eval_mark(self) -> bool:
+        """Whether the clock passed another of config.eval_at during this step (the slowest rank's clock, so
+        that every rank evaluates at the same step)."""
+        marks = self.config.eval_at
+        if self.marks_passed == len(marks):
+            return False
+        now_s = max_over_ranks(self.elapsed(), self.ctx, self.device)
+        passed = sum(mark <= now_s for mark in marks)
+        newly, self.marks_passed = passed > self.marks_passed, passed
+        return newly
 
     def micro_batches(self) -> tuple[Tensor, dict[str, Tensor]]:
         """Forward and backward over grad_accum batches -> (summed loss, summed metrics), detached."""
@@ -253,7 +269,9 @@ class _Run:
         self.optimizer.zero_grad(set_to_none=True)
         if config.time_budget:
             now_s = max_over_ranks(self.elapsed(), self.ctx, self.device)  # ranks must agree on the last step
-            self.schedule.elapsed, self.out_of_time = now_s, now_s >= config.time_budget
+            self.out_of_time = now_s >= config.time_budget
+            if isinstance(self.schedule, WarmupCosine):  # its decay follows the clock
+                self.schedule.elapsed = now_s
         self.scheduler.step()
         self.step += 1
         return grad_norm, lr
@@ -336,7 +354,8 @@ class _Run:
                     self.log_step(loss_sum, metric_sums, grad_norm, lr)
                     bar.set_postfix(loss=f"{self.last_loss:.4f}", lr=f"{lr:.2e}")
                 t_pause = time.perf_counter()
-                if self.eval_fn is not None and self.due(config.eval_every):
+                at_mark = self.passed_eval_mark()
+                if self.eval_fn is not None and (self.due(config.eval_every) or at_mark):
                     self.evaluate()
                 if self.due(config.save_every) or self.stop_signal:
                     self.save()
