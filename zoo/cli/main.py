@@ -23,6 +23,7 @@ COMMANDS = {
     "train-vision": ("zoo.cli.train_vision", "train or fine-tune a ViT image classifier"),
     "train-audio": ("zoo.cli.train_audio", "train keyword spotting (AST) or speech recognition (Whisper)"),
     "train-multimodal": ("zoo.cli.train_multimodal", "train a LLaVA in its two stages on shape scenes"),
+    "train-translation": ("zoo.cli.train_translation", "train the 2017 Transformer to translate (BLEU, chrF)"),
     "translate": ("zoo.cli.translate", "translate sentences with a Marian model (beams, batches, files or stdin)"),
     "search": ("zoo.cli.search", "semantic search over sentences with a sentence-embedding model"),
     "bench": ("scripts/benchmark.py", "the benchmark tables (bench/, not installed: needs a checkout)"),
