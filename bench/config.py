@@ -95,3 +95,15 @@ class WhisperLongBench:
     whisper_long_dir: str | None       # the real base's joined directory (None: a temporary folder)
 
     from_args = classmethod(_from_args)
+
+
+@dataclass(frozen=True)
+class TranslationBench:
+    """The translation section's runtime options; field names are scripts/benchmark.py's flags."""
+    translation_model: str             # a zoo or transformers Marian directory; "tiny": a tiny random Marian
+    translation_sentences: int         # held-out verses to translate (fewer where the corpus has fewer)
+    translation_batches: tuple[int, ...]  # sentences per generate call, each size timed
+    translation_max_tokens: int        # max_new_tokens on every side (the last one a forced EOS)
+    translation_repeats: int           # timed passes per side and batch size, sides alternating
+
+    from_args = classmethod(_from_args)

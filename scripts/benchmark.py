@@ -16,10 +16,12 @@ those kernels alone, so a target above the ceiling is out of reach by design.
 
     python scripts/benchmark.py                    # every section: hours on 2 cores (models alone 3-5 h, generation
                                                    # 60-80 min, speculative 80-100 (the Whisper pair trains for an
-                                                   # hour), ast 30-40, recipes 20-30, whisper 10-15)
+                                                   # hour), translation about 2 h, ast 30-40, recipes 20-30,
+                                                   # whisper 10-15)
     python scripts/benchmark.py --quick            # smoke test on the tiny presets, about 2 minutes
     python scripts/benchmark.py --only forward --dtypes bf16 --batch 8 --seq 256 --json bench.json
     python scripts/benchmark.py --only whisper --whisper-models tiny --whisper-tokens 32
+    python scripts/benchmark.py --only translation --translation-model runs/translation/en-es/model
 
     python scripts/benchmark.py --write-benchmarks --only ceilings whisper
         # = make bench BENCH_ARGS="--only ceilings whisper"
@@ -38,7 +40,9 @@ FLOPs and, up to 150M parameters, throughput per backend and dtype against its r
 attend() per backend from 512 to 16k tokens; forward, train, learning, recipes (each training script's
 make-demo run: its headline figure and wall time), vision, ast, llava, generation/ (decoding; and speculative, its
 own section here: a trained draft and target per family, each family's result kept in
-benchmarks/<machine>/speculative.json so that a run of one family keeps the others), whisper, scale); this
+benchmarks/<machine>/speculative.json so that a run of one family keeps the others), whisper, whisper_long,
+translation (a trained Marian against transformers and CTranslate2: its model must exist before a run that
+includes it starts), scale); this
 script parses the flags, runs them and prints their tables. --device cuda runs the models and attention
 sections on a GPU (the xformers column appears).
 """
@@ -73,6 +77,7 @@ from bench import (
     others_share,
     recipes,
     train,
+    translation,
     vision,
     whisper_long,
 )
@@ -81,26 +86,31 @@ from bench import llava as llava_bench
 from bench import scale as scale_bench
 from bench import whisper as whisper_bench
 from bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
-from bench.config import GenerationBench, ModelBench, WhisperBench
+from bench.config import GenerationBench, ModelBench, TranslationBench, WhisperBench
 from bench.document import Capture, machine_slug, write
 from bench.generation import speculative
 from bench.generation.common import COMPILED_GRAPHS
 from bench.report import BenchmarkError, run_cli, write_json
+from bench.translation_sides import model_missing
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
-            "generation", "speculative", "whisper", "whisper_long", "scale"]
+            "generation", "speculative", "whisper", "whisper_long", "translation", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
         "whisper_repeats": 5, "whisper_compile": True, "whisper_files": 16, "whisper_file_tokens": 24,
         "whisper_long_s": 150, "whisper_transcribe_repeats": 2, "whisper_long_weights": "base",
-        "whisper_long_audio_s": 300.0, "whisper_long_repeats": 3, "whisper_long_openai": True}
+        "whisper_long_audio_s": 300.0, "whisper_long_repeats": 3, "whisper_long_openai": True,
+        "translation_model": "runs/translation/en-es/model", "translation_sentences": 500,
+        "translation_batches": [1, 16], "translation_max_tokens": 256, "translation_repeats": 3}
 QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3,
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
          "whisper_long_s": 45, "whisper_transcribe_repeats": 1, "whisper_long_weights": "micro",
-         "whisper_long_audio_s": 60.0, "whisper_long_repeats": 1, "whisper_long_openai": True, "whisper_long_tokens": 8}
+         "whisper_long_audio_s": 60.0, "whisper_long_repeats": 1, "whisper_long_openai": True, "whisper_long_tokens": 8,
+         "translation_model": "tiny", "translation_sentences": 6, "translation_batches": [1, 4],
+         "translation_max_tokens": 8, "translation_repeats": 2}
 # Flags that say only where results go, and whether each takes a value: left out of the command the tables show.
 OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-dir": True, "--machine-slug": True}
 
@@ -131,11 +141,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     add_generation_arguments(p)
     add_whisper_arguments(p)
     whisper_long.add_arguments(p, FULL, QUICK)
+    translation.add_arguments(p, FULL, QUICK)
     add_document_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:
             setattr(args, key, default)
+    if "translation" in args.only and (why := model_missing(args.translation_model)):
+        p.error(why)  # now, not after the sections before it
     return args
 
 
@@ -294,6 +307,8 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "whisper_long": (lambda: whisper_long.run(configs.setdefault("whisper_long", whisper_long.WhisperLongBench
                                                                        .from_args(args))),
                          lambda result: whisper_long.report(result, configs["whisper_long"])),
+        "translation": (lambda: translation.run(configs.setdefault("translation", TranslationBench.from_args(args))),
+                        lambda result: translation.report(result, configs["translation"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 
@@ -332,7 +347,7 @@ def main(argv=None) -> dict:
         print(run.render(name, lambda: render(results[name])))
         if name == "whisper":
             print(f"\n{machine_line(machine(), results['whisper']['others_cpu_share'])}")
-    if "others_cpu_share" not in results and "whisper" not in results:  # no machine line yet: one for the run
+    if "others_cpu_share" not in results and not {"whisper", "translation"} & results.keys():  # no machine line yet
         results["others_cpu_share"] = others_share(start)
         print("\n" + machine_line(results["machine"], results["others_cpu_share"]))
     write_json(args.json, results)
