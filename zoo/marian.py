@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import torch
+from torch import nn
 
 from backbones.block import BlockSpec
 from backbones.frontends.checks import check_mask, check_token_layout
@@ -117,6 +118,10 @@ class Marian(CachedDecoding, ZooModel):
         self.head = CausalLMHead(config.dim, config.target_vocab)
         self.register_buffer("final_logits_bias", torch.zeros(config.target_vocab))
         init_weights(self, std=0.02)
+        for words in (self.embed.tokens, self.decoder_embed.tokens):  # pad's row: zeros and never trained, as
+            if config.pad_id < words.num_embeddings:                 # MarianMT's nn.Embedding(padding_idx=pad)
+                words.padding_idx = config.pad_id
+                nn.init.zeros_(words.weight[config.pad_id])
         if config.share_embeddings:
             self.decoder_embed.tokens.weight = self.embed.tokens.weight
         if config.tie_embeddings:
