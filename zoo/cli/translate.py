@@ -9,30 +9,29 @@ weights: save_pretrained's, or an HF MarianMT one). The sentences are the TEXT a
 --input FILE (- is stdin), or of stdin when neither is given. The translations go out in the input's order, one
 a line, to stdout or to --output FILE (written atomically once all are done); an empty line stays empty.
 
-Decoding is zoo.generate's beam search (--beam-size; 1 is greedy), hypotheses scored sum log p / length **
---length-penalty as transformers' MarianMT. --batch-size sentences are decoded together, taken longest first
-(batches of like lengths pad little, and one too big for memory fails at once) and put back in input order.
---max-new-tokens defaults to 2 x the longest source (in tokens, </s> included) + 10, at most the decoder's
-positions less its start token: one budget for the whole input, so that batching never changes a translation
-(beam search's result depends on the budget when a hypothesis reaches it). A sentence longer than the model's
-source positions is an error naming its line and token count; --truncate cuts it to fit, warning on stderr.
+Decoding is zoo.translate's (zoo/generation/translate.py): beam search (--beam-size; 1 is greedy), hypotheses
+scored sum log p / length ** --length-penalty as transformers' MarianMT, --batch-size sentences at a time,
+longest first, put back in input order. --max-new-tokens defaults to 2 x the longest source (in tokens, </s>
+included) + 10, at most the decoder's positions less its start token: one budget for the whole input, so that
+batching never changes a translation. A sentence longer than the model's source positions is an error naming
+its line and token count; --truncate cuts it to fit, warning on stderr.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 import torch
-from tqdm import tqdm
 
 import zoo
-from data.collate import pad_sequences
 from zoo.cli.common import DTYPES, UsageError, add_runtime_arguments, apply_threads, flag, parser, place
 from zoo.cli.models import load_model, model_kind
 from zoo.cli.outputs import output_dir
+from zoo.generation import translate as translation
 from zoo.io import atomic_write_text
 
 FAMILIES = ("marian",)
@@ -108,53 +107,25 @@ def load_translator(args: argparse.Namespace) -> torch.nn.Module:
 
 def source_ids(tokenizer, sentences: Sequence[str], names: Sequence[str], max_positions: int,
                truncate: bool = False) -> list[list[int] | None]:
-    """Each sentence's source ids ("</s>" last), None for an empty line. One longer than `max_positions` is
-    a UsageError naming it, or with `truncate` cut to fit (its "</s>" kept) with a warning."""
-    ids: list[list[int] | None] = [None] * len(sentences)
-    nonempty = [i for i, s in enumerate(sentences) if s.strip()]
-    for i, row in zip(nonempty, tokenizer.encode([sentences[i] for i in nonempty]) if nonempty else []):
-        if len(row) > max_positions:
-            what = f"{names[i]} has {len(row)} tokens (</s> included) and the model reads at most {max_positions}"
-            if not truncate:
-                raise UsageError(f"{what}: split that sentence, or pass --truncate to cut it")
-            print(f"warning: {what}: cut to its first {max_positions} (--truncate)", file=sys.stderr)
-            row = row[:max_positions - 1] + [tokenizer.eos_id]
-        ids[i] = row
+    """zoo.generation.translate.source_ids, a sentence too long a UsageError naming its line, a cut one a
+    warning line on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            ids = translation.source_ids(tokenizer, sentences, max_positions, truncate, names)
+        except ValueError as error:
+            raise UsageError(str(error).replace("truncate=True, --truncate", "pass --truncate")) from None
+    for warning in caught:
+        print(f"warning: {warning.message} (--truncate)", file=sys.stderr)
     return ids
 
 
 def new_token_budget(lengths: Sequence[int], max_positions: int, given: int | None = None) -> int:
-    """--max-new-tokens, or 2 x the longest source + 10; at most max_positions - 1 (the start token's)."""
-    most = max_positions - 1
-    if given is not None and given > most:
-        raise UsageError(f"--max-new-tokens {given}: the decoder has {max_positions} positions, one for its start "
-                         f"token, so at most {most}")
-    return given if given is not None else min(2 * max(lengths, default=0) + 10, most)
-
-
-def batches(ids: Sequence[list[int] | None], batch_size: int) -> Iterator[list[int]]:
-    """The indices of the non-empty rows, longest first (stable), in runs of `batch_size`."""
-    order = sorted((i for i, row in enumerate(ids) if row is not None), key=lambda i: -len(ids[i]))
-    for first in range(0, len(order), batch_size):
-        yield order[first:first + batch_size]
-
-
-@torch.no_grad()
-def translate_ids(model, ids: Sequence[list[int] | None], max_new_tokens: int, *, num_beams: int = 4,
-                  length_penalty: float = 0.6, batch_size: int = 16, progress: bool = False) -> list[str]:
-    """The translation of each row of source ids, in their order ("" for None: an empty line)."""
-    device = next(model.parameters()).device
-    texts = [""] * len(ids)
-    with tqdm(total=sum(row is not None for row in ids), unit="sentence", desc="translating",
-              disable=not progress) as bar:
-        for batch in batches(ids, batch_size):
-            input_ids, mask = pad_sequences([ids[i] for i in batch], model.config.pad_id)  # (B, S) right-padded
-            out = zoo.generate(model, input_ids.to(device), max_new_tokens, attention_mask=mask.to(device),
-                               num_beams=num_beams, length_penalty=length_penalty)  # (B, 1 + new)
-            for i, text in zip(batch, model.tokenizer.batch_decode(out.cpu())):
-                texts[i] = text.replace("\n", " ")  # one translation a line, whatever the vocabulary holds
-            bar.update(len(batch))
-    return texts
+    """zoo.generation.translate.new_token_budget, a budget past the positions a UsageError naming the flag."""
+    try:
+        return translation.new_token_budget(lengths, max_positions, given)
+    except ValueError as error:
+        raise UsageError(f"--{error}".replace("--max_new_tokens", "--max-new-tokens")) from None
 
 
 def check_output(path: str) -> None:
@@ -175,8 +146,9 @@ def main(argv=None) -> list[str]:
     positions = model.config.max_positions
     ids = source_ids(model.tokenizer, sentences, names, positions, args.truncate)
     budget = new_token_budget([len(row) for row in ids if row is not None], positions, args.max_new_tokens)
-    texts = translate_ids(model, ids, budget, num_beams=args.beam_size, length_penalty=args.length_penalty,
-                          batch_size=args.batch_size, progress=not args.text)
+    texts = translation.translate_ids(model, model.tokenizer, ids, budget, num_beams=args.beam_size,
+                                      length_penalty=args.length_penalty, batch_size=args.batch_size,
+                                      progress=not args.text)
     if args.output is not None:
         atomic_write_text(args.output, "".join(f"{text}\n" for text in texts))
     else:
