@@ -23,8 +23,9 @@ def test_whisper_draft_gives_the_targets_greedy_tokens():
     prompt = torch.tensor([[1, 2, 3]])
     want = zoo.generate(EncoderConditioned(target, target_audio), prompt, 20)
     assert len(set(want[0, 3:].tolist())) > 1  # a sequence that changes, so a wrong acceptance would show
-    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio), EncoderConditioned(draft, draft_audio),
-                                         prompt, GenerationConfig(max_new_tokens=20), num_draft_tokens=3)
+    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio),
+                                         EncoderConditioned(draft, draft_audio), prompt,
+                                         GenerationConfig(max_new_tokens=20), num_draft_tokens=3)
     assert torch.equal(tokens, want)
     assert 0 < stats.accepted < stats.proposed  # the draft is a different model: some rejected, some not
     assert stats.target_forwards < 20  # fewer target forwards than tokens: the point of drafting
@@ -38,6 +39,7 @@ def test_a_draft_with_the_targets_weights_is_always_accepted():
     twin = copy.deepcopy(target)
     prompt = torch.tensor([[1, 2, 3]])
     want = zoo.generate(EncoderConditioned(target, target_audio), prompt, 12)
-    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio), EncoderConditioned(twin, target_audio),
-                                         prompt, GenerationConfig(max_new_tokens=12), num_draft_tokens=4)
+    tokens, stats = speculative_generate(EncoderConditioned(target, target_audio),
+                                         EncoderConditioned(twin, target_audio), prompt,
+                                         GenerationConfig(max_new_tokens=12), num_draft_tokens=4)
     assert torch.equal(tokens, want) and stats.proposed > 0 and stats.accepted == stats.proposed
