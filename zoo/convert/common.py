@@ -48,6 +48,14 @@ HF_ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": 
 TIMM_ACTIVATIONS = {"GELU": "gelu", "GELUTanh": "gelu_tanh", "QuickGELU": "quick_gelu", "ReLU": "relu"}
 
 
+# transformers' BART-family encoder-decoder layers (Whisper, Marian): their sub-module names -> ours.
+_HF_ATTENTION = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
+HF_ENCODER_DECODER_BLOCK = {**{f"self_attn.{hf}": f"attn.{ours}" for hf, ours in _HF_ATTENTION.items()},
+                            **{f"encoder_attn.{hf}": f"cross_attn.{ours}" for hf, ours in _HF_ATTENTION.items()},
+                            "self_attn_layer_norm": "norm1", "encoder_attn_layer_norm": "norm_cross",
+                            "fc1": "ffn.fc1", "fc2": "ffn.fc2", "final_layer_norm": "norm2"}
+
+
 def hf_activation(cfg: dict[str, Any], key: str, default: str) -> str:
     """Our name for the activation an HF config names under `key` (hidden_act, activation_function);
     UnsupportedConfigError names the value and the supported ones."""

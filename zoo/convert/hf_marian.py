@@ -17,7 +17,13 @@ import torch
 from torch import nn
 
 from data.marian_tokenizer import MarianSentencePiece
-from zoo.convert.common import UnsupportedConfigError, export_state_dict, hf_activation, rename_all
+from zoo.convert.common import (
+    HF_ENCODER_DECODER_BLOCK,
+    UnsupportedConfigError,
+    export_state_dict,
+    hf_activation,
+    rename_all,
+)
 from zoo.convert.openai_whisper import stacks_key_map
 from zoo.marian import MarianConfig
 
@@ -28,13 +34,8 @@ _TOP = {"shared.weight": "embed.tokens.weight", "encoder.embed_tokens.weight": "
         "decoder.embed_tokens.weight": "decoder_embed.tokens.weight", "lm_head.weight": "head.proj.weight",
         "final_logits_bias": "final_logits_bias",
         "encoder.embed_positions.weight": None, "decoder.embed_positions.weight": None}  # computed
-_ATTN = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
-_BLOCK = {**{f"self_attn.{hf}": f"attn.{ours}" for hf, ours in _ATTN.items()},
-          **{f"encoder_attn.{hf}": f"cross_attn.{ours}" for hf, ours in _ATTN.items()},
-          "self_attn_layer_norm": "norm1", "encoder_attn_layer_norm": "norm_cross",
-          "fc1": "ffn.fc1", "fc2": "ffn.fc2", "final_layer_norm": "norm2"}
-_RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers": "decoder"}, _BLOCK,
-                         prefix=_PREFIX)
+_RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers": "decoder"},
+                         HF_ENCODER_DECODER_BLOCK, prefix=_PREFIX)
 
 
 def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> MarianConfig:

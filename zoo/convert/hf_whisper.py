@@ -22,7 +22,14 @@ import torch
 from torch import nn
 
 from data.whisper_tokenizer import WhisperTokenizer, load_whisper_tokenizer
-from zoo.convert.common import UnsupportedConfigError, export_state_dict, hf_activation, rename_all, require
+from zoo.convert.common import (
+    HF_ENCODER_DECODER_BLOCK,
+    UnsupportedConfigError,
+    export_state_dict,
+    hf_activation,
+    rename_all,
+    require,
+)
 from zoo.convert.openai_whisper import stacks_key_map
 from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
 from zoo.io import read_json
@@ -57,13 +64,8 @@ _TOP = {"encoder.conv1.weight": "audio_embed.conv1.weight", "encoder.conv1.bias"
         "decoder.embed_positions.weight": "embed.positions.weight",
         "decoder.layer_norm.weight": "decoder.norm.weight", "decoder.layer_norm.bias": "decoder.norm.bias",
         "proj_out.weight": None}  # tied to embed_tokens (tie_word_embeddings is required)
-_ATTN = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "out_proj": "o_proj"}
-_BLOCK = {**{f"self_attn.{hf}": f"attn.{ours}" for hf, ours in _ATTN.items()},
-          **{f"encoder_attn.{hf}": f"cross_attn.{ours}" for hf, ours in _ATTN.items()},
-          "self_attn_layer_norm": "norm1", "encoder_attn_layer_norm": "norm_cross",
-          "fc1": "ffn.fc1", "fc2": "ffn.fc2", "final_layer_norm": "norm2"}
-_RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers": "decoder"}, _BLOCK,
-                         prefix=_PREFIX)
+_RENAME = stacks_key_map(_TOP, {r"encoder\.layers": "encoder", r"decoder\.layers": "decoder"},
+                         HF_ENCODER_DECODER_BLOCK, prefix=_PREFIX)
 
 
 def convert_state_dict(state: dict[str, torch.Tensor], config: WhisperConfig, source: str) -> dict[str, torch.Tensor]:
