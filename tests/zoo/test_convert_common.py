@@ -19,9 +19,10 @@ from zoo.io import CheckpointMismatchError
 def test_hf_activation_names_value_and_supported_ones():
     assert hf_activation({"model_type": "gpt2"}, "activation_function", "gelu_new") == "gelu_tanh"
     assert hf_activation({"hidden_act": "quick_gelu"}, "hidden_act", "gelu") == "quick_gelu"
-    with pytest.raises(UnsupportedConfigError, match=r"bert config has hidden_act='swish'; supported: 'gelu', "):
-        hf_activation({"model_type": "bert", "hidden_act": "swish"}, "hidden_act", "gelu")
-    assert set(HF_ACTIVATIONS.values()) <= {"gelu", "gelu_tanh", "relu", "quick_gelu"}
+    assert hf_activation({"activation_function": "swish"}, "activation_function", "gelu") == "silu"  # Opus-MT's
+    with pytest.raises(UnsupportedConfigError, match=r"bert config has hidden_act='mish'; supported: 'gelu', "):
+        hf_activation({"model_type": "bert", "hidden_act": "mish"}, "hidden_act", "gelu")
+    assert set(HF_ACTIVATIONS.values()) <= {"gelu", "gelu_tanh", "relu", "quick_gelu", "silu"}
 
 
 def test_square():
