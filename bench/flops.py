@@ -133,6 +133,16 @@ def _whisper(c: Any, batch: int, seq: int | None) -> int:
             + c.text_depth * block_flops(decoder, batch, t, context=n) + linear(batch * t, c.dim, c.vocab_size))
 
 
+def _marian(c: Any, batch: int, seq: int | None) -> int:
+    """The encoder over seq source tokens, the decoder over as many target tokens with cross-attention to
+    them, and the output projection (seq defaults to 128 on both sides, within the model's positions)."""
+    t = min(128, c.max_positions) if seq is None else seq
+    encoder = BlockSpec(dim=c.dim, num_heads=c.encoder_heads, mlp_hidden=c.encoder_mlp_hidden)
+    decoder = BlockSpec(dim=c.dim, num_heads=c.decoder_heads, mlp_hidden=c.decoder_mlp_hidden, cross_attention=True)
+    return (c.encoder_depth * block_flops(encoder, batch, t)
+            + c.decoder_depth * block_flops(decoder, batch, t, context=t) + linear(batch * t, c.dim, c.target_vocab))
+
+
 def image_tokens(vision: Any) -> int:
     """LLaVA's image features (placeholders) per image: the patches, and the prefix tokens with "full"."""
     prefix = int(vision.class_token) + vision.num_register_tokens
@@ -155,6 +165,7 @@ def _llava(c: Any, batch: int, seq: int | None, images: int | None) -> int:
 
 FAMILIES: dict[str, Callable[[Any, int, int | None], int]] = {
     "gpt": _gpt, "llama": _llama, "bert": _bert, "vit": _vit, "clip": _vit, "ast": _ast, "whisper": _whisper,
+    "marian": _marian,
 }
 
 

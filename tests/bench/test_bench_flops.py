@@ -34,6 +34,10 @@ WHISPER_ENCODER_BLOCK = 4 * (2 * 1000 * 128 * 128) + 2 * 2 * 2 * 4 * 500 * 500 *
 WHISPER_DECODER_BLOCK = (4 * (2 * 16 * 128 * 128) + 2 * 2 * 2 * 4 * 8 * 8 * 32          # self-attention
                          + 2 * (2 * 16 * 128 * 128) + 2 * (2 * 1000 * 128 * 128)        # cross: q, o; k, v on audio
                          + 2 * 2 * 2 * 4 * 8 * 500 * 32 + 2 * (2 * 16 * 128 * 512))     # cross products, MLP
+# marian_tiny: D 64, 4 heads of 16, MLP 128; 8 source and 8 target tokens (16 rows each).
+MARIAN_ENCODER_BLOCK = 4 * (2 * 16 * 64 * 64) + 2 * 2 * 2 * 4 * 8 * 8 * 16 + 2 * (2 * 16 * 64 * 128)
+MARIAN_DECODER_BLOCK = (MARIAN_ENCODER_BLOCK + 4 * (2 * 16 * 64 * 64)  # self-attention and MLP; cross q, o, k, v
+                        + 2 * 2 * 2 * 4 * 8 * 8 * 16)                  # cross products
 # llava_tiny's LLaMA over 16 image tokens + 8 text tokens = 24 (48 rows).
 LLAVA_BLOCK = (2 * (2 * 48 * 128 * 128) + 2 * (2 * 48 * 128 * 64) + 2 * 2 * 2 * 4 * 24 * 24 * 32
                + 3 * (2 * 48 * 128 * 352))
@@ -60,6 +64,8 @@ CASES = {  # preset: (seq, {depth field: hand count of one block}, hand count of
     "ast_tiny": (None, {"depth": AST_BLOCK}, AST_REST),
     "whisper_micro": (T, {"audio_depth": WHISPER_ENCODER_BLOCK, "text_depth": WHISPER_DECODER_BLOCK}, WHISPER_REST),
     "llava_tiny": (16 + T, {"text.depth": LLAVA_BLOCK}, LLAVA_REST),
+    "marian_tiny": (T, {"encoder_depth": MARIAN_ENCODER_BLOCK, "decoder_depth": MARIAN_DECODER_BLOCK},
+                    2 * 16 * 64 * 1000),  # the output projection
 }
 
 

@@ -103,8 +103,8 @@ def test_reset_head_keeps_the_norm():
 
 
 def test_unsupported_configs_are_named():
-    with pytest.raises(UnsupportedConfigError, match="hidden_act='silu'"):
-        zoo.from_hf(transformers.ASTModel(hf_config(hidden_act="silu")))
+    with pytest.raises(UnsupportedConfigError, match="hidden_act='mish'"):
+        zoo.from_hf(transformers.ASTModel(hf_config(hidden_act="mish")))
     rectangular = transformers.ASTModel(hf_config())
     rectangular.config.patch_size = [16, 8]  # transformers' own AST cannot build this one either
     with pytest.raises(UnsupportedConfigError, match="non-square patch_size 16x8"):

@@ -132,8 +132,8 @@ def test_hf_unsupported_are_named():
         hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=4, vocab_size=50))
     with pytest.raises(UnsupportedConfigError, match="CLIPForImageClassification"):
         zoo.from_hf(transformers.CLIPForImageClassification(config))
-    with pytest.raises(UnsupportedConfigError, match="hidden_act='silu'"):
-        zoo.from_hf(transformers.CLIPVisionModel(vision_config(hidden_act="silu")))
+    with pytest.raises(UnsupportedConfigError, match="hidden_act='mish'"):
+        zoo.from_hf(transformers.CLIPVisionModel(vision_config(hidden_act="mish")))
     with pytest.raises(UnsupportedConfigError, match="non-square image_size 32x48"):  # transformers builds none
         hf_clip.config_from_hf({**vision_config().to_dict(), "image_size": [32, 48]}, {})
     with pytest.raises(UnsupportedConfigError, match="model_type 'siglip_vision_model'"):

@@ -154,5 +154,5 @@ def test_hf_unsupported_features_are_named():
         zoo.from_hf(transformers.ViTForMaskedImageModeling(hf_config(encoder_stride=8)))
     with pytest.raises(UnsupportedConfigError, match="non-square image_size"):
         zoo.from_hf(transformers.ViTForImageClassification(hf_config(image_size=(32, 48))))
-    with pytest.raises(UnsupportedConfigError, match="hidden_act='silu'"):
-        zoo.from_hf(transformers.ViTForImageClassification(hf_config(hidden_act="silu")))
+    with pytest.raises(UnsupportedConfigError, match="hidden_act='mish'"):
+        zoo.from_hf(transformers.ViTForImageClassification(hf_config(hidden_act="mish")))
