@@ -148,20 +148,24 @@ def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.
                     attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
                     input_pos: int | torch.Tensor | None = None, cache: DecoderCache | None = None,
                     context: torch.Tensor | None = None, context_mask: torch.Tensor | None = None,
-                    inputs_embeds: torch.Tensor | None = None, sparse_grad: bool = False,
-                    name: str = "input_ids") -> torch.Tensor:
+                    context_name: str | None = None, inputs_embeds: torch.Tensor | None = None,
+                    sparse_grad: bool = False, name: str = "input_ids") -> torch.Tensor:
     """The one decoder forward (GPT and LLaMA, Whisper's decoder, LLaVA's language model): input_ids (B, T)
     -> features (B, T, D) after the final norm.
 
     attention_mask (B, S+T) marks real tokens (1) and padding (0) over every key; positions (B, T) or (T,)
     default to input_pos .. input_pos+T-1. cache: the session's DecoderCache (default: the stack's own, from
     setup_cache), input_pos where this chunk starts in it. context (A, N, D): what cross-attention reads;
-    context_mask (A, 1, 1, N): which of its rows are real (a padded source), None for all.
+    context_mask (A, 1, 1, N): which of its rows are real (a padded source), None for all. context_name: how an
+    encoder-decoder names its context in errors; given, the cross-attention cache follows the encoder-decoder
+    rule (cross_context).
     inputs_embeds (B, T, D): the token embeddings already looked up (and edited: LLaVA's images), as
     torchtune's `input_embeds`; positions are added here. sparse_grad: see TokenEmbedding.
     """
     check_token_layout(input_ids, name, max_positions, input_pos)
     cache = stack.cache_in_use(cache)
+    if context_name is not None:
+        cross_context(cache, context, input_pos, context_name)
     mask, causal, positions = decoder_inputs(attention_mask, input_ids.shape[1], input_pos, positions, cache,
                                              input_ids.device)
     if inputs_embeds is None:
@@ -169,6 +173,21 @@ def decoder_forward(embed: TokenEmbedding, stack: Transformer, input_ids: torch.
     x = embed.add_positions(inputs_embeds, positions)  # (B, T, D)
     return stack(x, context=context, context_mask=context_mask, mask=mask, causal=causal, positions=positions,
                  input_pos=input_pos, cache=cache)
+
+
+def cross_context(cache: DecoderCache | None, context: torch.Tensor | None, input_pos: int | torch.Tensor | None,
+                  context_name: str) -> None:
+    """An encoder-decoder's rule for its cross-attention cache: a context given at input_pos 0 starts a new
+    sequence (the cached keys and values of the last source are forgotten and refilled from it); later chunks
+    may leave it out and reuse the cache; without a cache it is always needed. A tensor input_pos (a compiled
+    step) reads the cache as filled."""
+    if isinstance(input_pos, torch.Tensor):
+        return
+    if cache is not None and not input_pos and context is not None:
+        cache.reset_cross()
+    if context is None and (cache is None or not cache.cross_filled):
+        raise ValueError(f"the decoder needs {context_name}: always without a KV cache, and at input_pos 0 with one "
+                         "(later chunks reuse the cross-attention cache)")
 
 
 def set_grad_checkpointing(module: nn.Module, enable: bool = True) -> int:

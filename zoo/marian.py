@@ -161,15 +161,10 @@ class Marian(CachedDecoding, ZooModel):
         reuse it (memory may then be None). attention_mask (B, cached + T) and positions as decoder_forward.
         """
         name = "decoder tokens (decoder_input_ids)"
-        cache = self.decoder.cache_in_use(cache)
-        if not isinstance(input_pos, torch.Tensor) and cache is not None and not input_pos and memory is not None:
-            cache.reset_cross()  # a new sequence: a new source
-        if memory is None and (cache is None or not cache.cross_filled):
-            raise ValueError("the decoder needs the encoder's memory (A, S, D) = encode(input_ids): always without a "
-                             "KV cache, and at input_pos 0 with one (later chunks reuse the cross-attention cache)")
         return decoder_forward(self.decoder_embed, self.decoder, tokens, max_positions=self.max_positions,
                                attention_mask=attention_mask, positions=positions, input_pos=input_pos, cache=cache,
-                               context=memory, context_mask=encoder_mask(source_mask), name=name)
+                               context=memory, context_mask=encoder_mask(source_mask),
+                               context_name="the encoder's memory (A, S, D) = encode(input_ids)", name=name)
 
     def decode(self, tokens: torch.Tensor, memory: torch.Tensor | None = None, *,
                source_mask: torch.Tensor | None = None, attention_mask: torch.Tensor | None = None,

@@ -30,6 +30,7 @@ from backbones.frontends.checks import check_token_layout
 from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.kv_cache import DecoderCache
+from backbones.masks import encoder_mask
 from backbones.transformer import CachedDecoding, Transformer, decoder_forward
 from data.whisper_tokenizer import load_whisper_tokenizer
 from heads.lm import CausalLMHead
@@ -117,13 +118,14 @@ class Whisper(CachedDecoding, ZooModel):
         return self.encoder(self.audio_embed(mel))
 
     def decode_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None = None, *,
-                        attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
-                        input_pos: int | torch.Tensor | None = None,
+                        source_mask: torch.Tensor | None = None, attention_mask: torch.Tensor | None = None,
+                        positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
                         cache: DecoderCache | None = None) -> torch.Tensor:
         """tokens (B, T), audio_features (B, N, D) -> decoder features (B, T, D) after the final norm.
 
         audio_features may hold one row per audio for B = A x G token rows (G beams or samples of each
         audio, adjacent): cross-attention then reads each audio's keys for its G rows without repeating them.
+        source_mask (A, N) marks the audio frames to read (1) where some are padding; None reads all.
 
         Without a cache, audio_features are required. With one (a session's from make_cache, or the model's
         from setup_cache), input_pos is where the chunk starts; at input_pos 0 the audio features (re)fill
@@ -133,22 +135,21 @@ class Whisper(CachedDecoding, ZooModel):
         """
         name = "decoder tokens (decoder_input_ids)"
         check_token_layout(tokens, name, self.max_positions, input_pos)  # before the audio check reads its batch
-        cache = self.decoder.cache_in_use(cache)
-        if not isinstance(input_pos, torch.Tensor):  # a compiled step reads the cross-attention cache as filled
-            if cache is not None and not input_pos and audio_features is not None:
-                cache.reset_cross()  # a new sequence: new audio
-            self._check_audio_features(tokens, audio_features, cache)
+        if audio_features is not None:
+            self._check_audio_features(tokens, audio_features)
         return decoder_forward(self.embed, self.decoder, tokens, max_positions=self.max_positions,
                                attention_mask=attention_mask, positions=positions, input_pos=input_pos, cache=cache,
-                               context=audio_features, name=name)
+                               context=audio_features, context_mask=encoder_mask(source_mask),
+                               context_name="audio_features (B, N, D) = encode(mel)", name=name)
 
     def decode(self, tokens: torch.Tensor, audio_features: torch.Tensor | None = None, *,
-               attention_mask: torch.Tensor | None = None, positions: torch.Tensor | None = None,
-               input_pos: int | torch.Tensor | None = None, logits_to_keep: int | None = None,
-               cache: DecoderCache | None = None) -> torch.Tensor:
+               source_mask: torch.Tensor | None = None, attention_mask: torch.Tensor | None = None,
+               positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
+               logits_to_keep: int | None = None, cache: DecoderCache | None = None) -> torch.Tensor:
         """-> logits (B, T, V), or (B, logits_to_keep, V) for the last tokens only. As decode_features."""
-        features = self.decode_features(tokens, audio_features, attention_mask=attention_mask,
-                                        positions=positions, input_pos=input_pos, cache=cache)
+        features = self.decode_features(tokens, audio_features, source_mask=source_mask,
+                                        attention_mask=attention_mask, positions=positions, input_pos=input_pos,
+                                        cache=cache)
         return self.forward_head(features if logits_to_keep is None else features[:, -logits_to_keep:])
 
     def forward_features(self, mel: torch.Tensor, decoder_input_ids: torch.Tensor,
@@ -164,13 +165,7 @@ class Whisper(CachedDecoding, ZooModel):
         """mel (B, n_mels, 2 audio_ctx), decoder_input_ids (B, T) -> logits (B, T, V) (teacher forcing)."""
         return self.forward_head(self.forward_features(mel, decoder_input_ids, attention_mask))
 
-    def _check_audio_features(self, tokens: torch.Tensor, audio_features: torch.Tensor | None,
-                              cache: DecoderCache | None) -> None:
-        if audio_features is None:
-            if cache is not None and cache.cross_filled:
-                return
-            raise ValueError("the decoder needs audio_features (B, N, D) = encode(mel): always without a KV cache, "
-                             "and at input_pos 0 with one (later chunks reuse the cross-attention cache)")
+    def _check_audio_features(self, tokens: torch.Tensor, audio_features: torch.Tensor) -> None:
         shape = tuple(audio_features.shape)
         if (audio_features.dim() != 3 or not shape[0] or tokens.shape[0] % shape[0]
                 or shape[2] != self.config.dim):

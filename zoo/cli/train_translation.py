@@ -20,8 +20,9 @@ average of the last --average checkpoints (the paper's base models: the last 5, 
 (zoo/training/translation.py).
 
 Held-out scores: BLEU and chrF (sacrebleu) of the valid split during training, on --eval-limit sentences spread
-over it, every --eval-every steps and when the run's clock passes each of --eval-at-minutes (metrics.jsonl's eval
-records carry the run's "elapsed" seconds, evaluations included); at the end on all of valid and test.
+over it, when the run's clock passes each of --eval-at-minutes and every --eval-every steps (by default 1000, or
+none when --eval-at-minutes is given; metrics.jsonl's eval records carry the run's "elapsed" seconds,
+evaluations included); at the end on all of valid and test.
 
 --data: a folder of {train,valid,test}.{SOURCE,TARGET}, one sentence per line, aligned by line (data/parallel.py);
 by default the shipped extract (data/corpus/parallel); the full corpus is data/full/parallel/kjv-rv1909 after
@@ -77,10 +78,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--eval-at-minutes", type=float, nargs="+", default=(), metavar="MIN",
                    help="evaluate also when the run's clock passes each of these minutes")
     add_training_arguments(p, steps=100_000, batch_size=None, lr=None, warmup=4000, weight_decay=0.0,
-                           label_smoothing=0.1, eval_every=1000, save_every=1000, out=None,
+                           label_smoothing=0.1, eval_every=None, save_every=1000, out=None,
                            schedule="inverse_sqrt", betas=(0.9, 0.98), eps=1e-9)
     p.set_defaults(grad_clip=0.0)  # the paper clips no gradients
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.eval_every is None:  # a curve at --eval-at-minutes only, unless steps are asked for too
+        args.eval_every = 0 if args.eval_at_minutes else 1000
+    return args
 
 
 def check_data(args) -> None:

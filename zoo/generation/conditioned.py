@@ -57,7 +57,7 @@ class EncoderConditioned(BoundDecoder):
     def __init__(self, model: nn.Module, features: torch.Tensor, source_mask: torch.Tensor | None = None):
         super().__init__(model)
         self.features = features  # (A, N, D)
-        self.mask_kwargs = {} if source_mask is None else {"source_mask": source_mask}
+        self.source_mask = source_mask  # (A, N) or None
 
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
@@ -66,7 +66,7 @@ class EncoderConditioned(BoundDecoder):
         first = input_pos is None or (isinstance(input_pos, int) and input_pos == 0)
         return self.model.decode(tokens, self.features if first else None, attention_mask=attention_mask,
                                  positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep,
-                                 cache=cache, **self.mask_kwargs)
+                                 cache=cache, source_mask=self.source_mask)
 
     def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
         inputs = self.features.shape[0]

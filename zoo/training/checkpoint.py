@@ -262,8 +262,8 @@ def plot_losses(records: list[Mapping[str, Any]], path: str | os.PathLike[str]) 
 
 
 # Settings that shape the trajectory; a resume that changes them gets a warning.
-_TRAJECTORY_FIELDS = ("steps", "lr", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio", "time_budget",
-                      "grad_clip", "grad_accum", "dtype", "seed")
+_TRAJECTORY_FIELDS = ("steps", "lr", "schedule", "weight_decay", "betas", "eps", "warmup_steps", "min_lr_ratio",
+                      "time_budget", "grad_clip", "grad_accum", "dtype", "seed")
 
 
 def resume_training(path: Path, model: nn.Module, optimizer: Any, scheduler: Any, scaler: Any, data: Any,

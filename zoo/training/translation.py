@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from data.marian_tokenizer import MarianSentencePiece
@@ -36,14 +37,14 @@ DECODE_BATCH = 64  # source sentences decoded together (times the beams: rows of
 
 def smoothed_cross_entropy(logits: torch.Tensor, labels: torch.Tensor, label_smoothing: float
                            ) -> tuple[torch.Tensor, dict[str, Any]]:
-    """logits (B, T, V), labels (B, T) with -100 at padding -> (the label-smoothed loss averaged over the labelled
-    tokens, {"nll": their mean negative log-likelihood, LOSS_WEIGHT: their count})."""
+    """logits (B, T, V), labels (B, T) with -100 at padding -> (torch's label-smoothed cross-entropy averaged over
+    the labelled tokens, {"nll": their mean negative log-likelihood, LOSS_WEIGHT: their count})."""
     labelled = labels != -100
     log_probs = logits[labelled].float().log_softmax(-1)  # (N, V): the labelled positions only
-    nll = -log_probs.gather(-1, labels[labelled][:, None]).squeeze(-1)  # (N,)
-    uniform = -log_probs.mean(-1)  # (N,): cross-entropy against the uniform distribution
-    loss = ((1.0 - label_smoothing) * nll + label_smoothing * uniform).mean()
-    return loss, {"nll": nll.detach().mean(), LOSS_WEIGHT: labelled.sum()}
+    targets = labels[labelled]  # (N,)
+    loss = F.cross_entropy(log_probs, targets, label_smoothing=label_smoothing)  # log_softmax is idempotent
+    nll = F.nll_loss(log_probs.detach(), targets)
+    return loss, {"nll": nll, LOSS_WEIGHT: labelled.sum()}
 
 
 def label_smoothed_loss(label_smoothing: float):
