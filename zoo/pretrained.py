@@ -1,7 +1,8 @@
 """save_pretrained / load_pretrained: a directory with config.json + model.safetensors.
 
 config.json holds the family name and the frozen architecture config, so
-`load_pretrained` rebuilds the model without knowing the preset. Tied weights
+`load_pretrained` rebuilds the model without knowing the preset, and a quantised model's record
+(zoo.quantize: `quantization_config`), so its integer layers come back as they were saved. Tied weights
 (LM head = token embedding) share memory, which safetensors refuses to save:
 we store each shared tensor once and record the aliases in the file's
 metadata, then re-tie on load. Files are written atomically. A model that carries its tokenizer
@@ -31,6 +32,7 @@ from zoo.io import (
     check_state_dict,
     read_json,
 )
+from zoo.quantize import apply_quantization_config, quantization_config
 from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
@@ -86,8 +88,11 @@ def save_pretrained(model: nn.Module, directory: str | Path) -> Path:
     unique, aliases = _dedupe_shared(model.state_dict())
     blob = save({k: v.cpu() for k, v in unique.items()}, metadata={"format": "pt", "aliases": json.dumps(aliases)})
     atomic_write(directory / WEIGHTS_NAME, lambda f: f.write(blob))
-    atomic_write_text(directory / CONFIG_NAME, json.dumps(
-        {"family": config.family, "config": dataclasses.asdict(config)}, indent=2) + "\n")
+    saved = {"family": config.family, "config": dataclasses.asdict(config)}
+    quantization = quantization_config(model)
+    if quantization is not None:
+        saved["quantization_config"] = quantization
+    atomic_write_text(directory / CONFIG_NAME, json.dumps(saved, indent=2) + "\n")
     if getattr(model, "tokenizer", None) is not None:
         model.tokenizer.save(directory)
     return directory
@@ -124,6 +129,8 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
         if name in state:
             state[alias] = state[name]
     model = build_model(config, repr(str(config_path)))
+    if "quantization_config" in saved:
+        apply_quantization_config(model, saved["quantization_config"], repr(str(config_path)))
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)

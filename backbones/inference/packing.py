@@ -66,11 +66,13 @@ class FusedInputProjections(InputProjections):
 
     def forward(self, x: torch.Tensor, layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, ...]:
         """x (..., K) -> one (..., N_i) output per layer."""
-        if torch.is_grad_enabled() or torch.compiler.is_compiling():
-            return super().forward(x, layers)
+        if (torch.is_grad_enabled() or torch.compiler.is_compiling()
+                or not all(type(layer) in _FUSABLE for layer in layers)):
+            return super().forward(x, layers)  # quantised or adapted layers run their own forward
         return self.fused(x, layers).split([layer.out_features for layer in layers], dim=-1)
 
 
+_FUSABLE = (nn.Linear, PackedLinear)  # what FusedWeights concatenates: weight and bias as they are
 _PACKING_STATE = ("inference", "fused")  # what packing adds to a module's __dict__
 
 

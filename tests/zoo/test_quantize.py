@@ -1,0 +1,262 @@
+"""zoo.quantize: int8 / int4 weight-only layers on every family, their error bounds, kernels, save/load and the
+decoding paths they serve.
+
+The bound every quantised product is held to: q = round(w / s) moves each weight by at most half a step s / 2,
+so an output y_n = sum_k x_k w_nk moves by at most sum_k |x_k| s_nk / 2 (s_nk: the scale of w_nk's row, or of its
+group for int4). The kernels add only the summation order (fp32) or bf16's rounding of the product."""
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+
+import zoo
+from backbones.inference import pack_for_inference
+from backbones.quantized import (
+    QuantizationError,
+    QuantizedLinear,
+    dequantize_weight,
+    quantize_weight,
+)
+from tests.helpers import randomize, tiny_presets
+
+
+def half_step_bound(layer: QuantizedLinear, x: torch.Tensor) -> torch.Tensor:
+    """sum_k |x_k| s_nk / 2 for x (R, K): (R, N), the most q * s can move each output from w's."""
+    scales = layer.scales if layer.scales.dim() == 2 else layer.scales[:, None]  # (N, K/G) or (N, 1)
+    per_input = scales.repeat_interleave(layer.in_features // scales.shape[1], dim=1)  # (N, K)
+    return x.abs().float() @ per_input.t() / 2
+
+
+@pytest.mark.parametrize("scheme, group", [("int8", None), ("int4", 32), ("int4", 128)])
+def test_layer_within_half_a_step(scheme, group):
+    torch.manual_seed(0)
+    linear = nn.Linear(256, 96)
+    layer = QuantizedLinear.from_linear(linear, scheme, group)
+    x = torch.randn(5, 256)
+    with torch.no_grad():
+        error = (layer(x) - linear(x)).abs()
+        assert (error <= half_step_bound(layer, x) + 1e-4).all()
+        assert error.max() > 0  # the weights did move: the bound is not met by a copy
+
+
+@pytest.mark.parametrize("scheme, group", [("int8", None), ("int4", 32), ("int4", 64)])
+@pytest.mark.parametrize("rows", [1, 3, 8, 40])
+def test_kernels_equal_dequantize_then_matmul(scheme, group, rows):
+    """torch's weight-only kernels against x @ (q * s)^T: fp32 up to summation order, bf16 within its rounding."""
+    torch.manual_seed(1)
+    layer = QuantizedLinear.from_linear(nn.Linear(128, 80), scheme, group)
+    x = torch.randn(rows, 128)
+    with torch.no_grad():
+        assert layer.kernel(x) == scheme
+        reference = x @ layer.dequantize().t() + layer.bias
+        torch.testing.assert_close(layer(x), reference, rtol=1e-5, atol=1e-5)
+        xb = x.bfloat16()
+        out = layer(xb)
+        assert out.dtype == torch.bfloat16
+        bf16_reference = xb.float() @ layer.dequantize().bfloat16().float().t() + layer.bias.bfloat16().float()
+        torch.testing.assert_close(out.float(), bf16_reference, rtol=2e-2, atol=2e-2)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            assert layer(x).dtype == torch.bfloat16
+
+
+def test_int4_widths_torch_cannot_tile_are_dequantized():
+    layer = QuantizedLinear.from_linear(nn.Linear(64, 72), "int4", 32)
+    x = torch.randn(3, 64)
+    with torch.no_grad():
+        assert layer.kernel(x) == "dequantize" and "72 is not a multiple" in layer.why_not(x)
+        torch.testing.assert_close(layer(x), x @ layer.dequantize().t() + layer.bias)
+
+
+def test_quantize_weight_round_trip_and_layout():
+    w = torch.tensor([[0.75, -1.0, 0.25, 0.0] * 8, [0.0] * 32])
+    q, s = quantize_weight(w, "int8")
+    assert q.dtype == torch.int8 and q[0, 1] == -127 and s[1] == 1  # a zero row keeps scale 1
+    torch.testing.assert_close(dequantize_weight(q, s, "int8"), w, atol=float(s[0]) / 2, rtol=0)
+    packed, scales = quantize_weight(w, "int4", 32)
+    assert packed.shape == (2, 16) and packed.dtype == torch.uint8 and scales.shape == (2, 1)
+    # even input low nibble, odd high, each q + 8: 0.75 / (1 / 7) = 5.25 -> 5 (+8 = 13); -1.0 -> -7 (+8 = 1)
+    assert packed[0, 0] == 13 | (1 << 4)
+    torch.testing.assert_close(dequantize_weight(packed, scales, "int4"), w, atol=float(scales[0, 0]) / 2, rtol=0)
+
+
+def _outputs(model, inputs):
+    out = model(**inputs)
+    return out if isinstance(out, torch.Tensor) else torch.cat([t.flatten() for t in out.values()]) \
+        if isinstance(out, dict) else torch.cat([t.flatten() for t in out])
+
+
+@pytest.mark.parametrize("name", tiny_presets())
+@pytest.mark.parametrize("scheme", ["int8", "int4"])
+def test_every_family_within_each_layers_bound(name, scheme):
+    """Each quantised Linear of every tiny preset, on the input it gets inside the model, stays within its half-step
+    bound of the full-precision layer; the model's output stays close (int8: 2% of its range, int4: 25%)."""
+    model = zoo.create_model(name).eval()
+    inputs = model.example_inputs()
+    full = {n: m for n, m in model.named_modules() if isinstance(m, nn.Linear)}
+    with torch.no_grad():
+        reference = _outputs(model, inputs)
+        quantized = zoo.quantize(model, scheme, group_size=None if scheme == "int8" else 32)
+        checked = []
+
+        def check(layer, args, output, name):
+            x = args[0].reshape(-1, layer.in_features)
+            exact = nn.functional.linear(x, full[name].weight, full[name].bias)
+            error = (output.reshape(-1, layer.out_features) - exact).abs()
+            assert (error <= half_step_bound(layer, x) + 1e-4).all(), name
+            checked.append(name)
+
+        hooks = [m.register_forward_hook(lambda mod, a, o, n=n: check(mod, a, o, n))
+                 for n, m in quantized.named_modules() if isinstance(m, QuantizedLinear)]
+        out = _outputs(quantized, inputs)
+        for hook in hooks:
+            hook.remove()
+    assert set(checked) == set(full)  # every Linear of the blocks and heads was quantised and ran
+    spread = (reference.max() - reference.min()).item()
+    assert (out - reference).abs().max().item() <= (0.02 if scheme == "int8" else 0.25) * spread
+
+
+@pytest.mark.parametrize("scheme", ["int8", "int4"])
+def test_save_load_round_trip_without_requantizing(scheme, tmp_path, monkeypatch):
+    model = randomize(zoo.create_model("llama_tiny"), std=0.05)
+    zoo.quantize(model, scheme)
+    ids = torch.randint(0, model.config.vocab_size, (2, 12))
+    with torch.no_grad():
+        expected = model(ids)
+    model.save_pretrained(tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("load_pretrained quantised again")
+
+    monkeypatch.setattr("backbones.quantized.quantize_weight", refuse)
+    loaded = zoo.load_pretrained(tmp_path).eval()
+    for key, value in model.state_dict().items():
+        assert torch.equal(loaded.state_dict()[key], value), key
+    assert loaded.state_dict()["transformer.blocks.0.attn.q_proj.qweight"].dtype == (
+        torch.int8 if scheme == "int8" else torch.uint8)
+    with torch.no_grad():
+        assert torch.equal(loaded(ids), expected)
+
+
+def test_tied_head_gets_its_own_integers():
+    model = zoo.create_model("gpt_tiny").eval()
+    table = model.embed.tokens.weight.detach().clone()
+    zoo.quantize(model, "int8")
+    assert isinstance(model.head.proj, QuantizedLinear)
+    assert torch.equal(model.embed.tokens.weight, table)  # the lookup keeps its precision
+
+
+@pytest.fixture(scope="module")
+def trained_gpt():
+    """gpt_tiny trained briefly on a repeating sequence: confident predictions, as a trained model makes."""
+    torch.manual_seed(0)
+    model = zoo.create_model("gpt_tiny", dropout=0.0)
+    period = torch.randint(0, model.config.vocab_size, (23,))
+    data = period.repeat(12)[None]  # (1, 276)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    for _ in range(60):
+        start = torch.randint(0, 23, (8,))
+        batch = torch.stack([data[0, s:s + 64] for s in start])
+        logits = model(batch[:, :-1])
+        loss = nn.functional.cross_entropy(logits.flatten(0, 1), batch[:, 1:].flatten())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert loss.item() < 0.5
+    return model.eval(), period
+
+
+@pytest.mark.parametrize("scheme", ["int8", "int4"])
+def test_trained_greedy_equals_full_precision(trained_gpt, scheme):
+    """32 greedy tokens of a trained model: int8 and int4 give fp32's tokens, with the cache, packed, in beams."""
+    import copy
+
+    model, period = trained_gpt
+    prompt = period[None, :5]
+    expected = zoo.generate(model, prompt, 32)
+    quantized = zoo.quantize(copy.deepcopy(model), scheme)
+    assert torch.equal(zoo.generate(quantized, prompt, 32), expected)
+    pack_for_inference(quantized)
+    assert torch.equal(zoo.generate(quantized, prompt, 32), expected)
+    assert torch.equal(zoo.generate(quantized, prompt, 32, num_beams=3)[0], zoo.generate(model, prompt, 32,
+                                                                                           num_beams=3)[0])
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert torch.equal(zoo.generate(quantized, prompt, 32), expected)
+
+
+def test_speculative_decoding_with_a_quantized_draft(trained_gpt):
+    """The full model verifies an int8 copy of itself as the draft: greedy output is the full model's."""
+    import copy
+
+    model, period = trained_gpt
+    draft = zoo.quantize(copy.deepcopy(model), "int8")
+    prompt = period[None, :5]
+    assert torch.equal(zoo.generate(model, prompt, 24, draft_model=draft), zoo.generate(model, prompt, 24))
+
+
+@pytest.mark.slow
+def test_compiled_steps_run_quantized(trained_gpt):
+    import copy
+
+    model, period = trained_gpt
+    quantized = zoo.quantize(copy.deepcopy(model), "int8")
+    prompt = period[None, :5]
+    assert torch.equal(zoo.generate(quantized, prompt, 16, compile=True), zoo.generate(quantized, prompt, 16))
+
+
+def test_gradients_reach_the_input_not_the_integers():
+    layer = QuantizedLinear.from_linear(nn.Linear(64, 32), "int8")
+    x = torch.randn(4, 64, requires_grad=True)
+    assert layer.kernel(x) == "dequantize"  # with gradients: F.linear on q * s
+    layer(x).sum().backward()
+    torch.testing.assert_close(x.grad, layer.dequantize().sum(0).expand(4, -1))
+    assert not any(p.requires_grad for p in layer.parameters())
+
+
+def test_real_whisper_base_int8_transcribes_as_fp32(whisper_base_ct2):
+    """A real trained model: Whisper base's 32 greedy tokens on speech (noise without the recordings), and
+    zoo.transcribe's text, in int8 equal its fp32 ones."""
+    from tests.zoo.test_whisper_real import HAVE_RECORDINGS, speech_mel
+    from zoo.generation.conditioned import EncoderConditioned
+
+    torch.set_num_threads(2)
+    try:
+        model = zoo.from_ct2(whisper_base_ct2).eval()
+        mel = speech_mel()
+        eot = model.tokenizer.eot
+        prompt = torch.tensor([model.tokenizer.sot_sequence(language="en")])
+        with torch.no_grad():
+            expected = zoo.generate(EncoderConditioned(model, model.encode(mel)), prompt, 32, eos_id=eot)
+            text = zoo.transcribe(model, _speech())["text"] if HAVE_RECORDINGS else None
+            zoo.quantize(model, "int8")
+            assert torch.equal(zoo.generate(EncoderConditioned(model, model.encode(mel)), prompt, 32, eos_id=eot),
+                               expected)
+            if HAVE_RECORDINGS:
+                assert zoo.transcribe(model, _speech())["text"] == text
+    finally:
+        torch.set_num_threads(1)
+
+
+def _speech():
+    from data import speech_asterisk as asterisk
+
+    return asterisk.load_prompt("vm-goodbye")
+
+
+def test_bad_input_is_named():
+    model = zoo.create_model("gpt_tiny")
+    with pytest.raises(QuantizationError, match=r"unknown quantisation scheme 'int3'.*\['int8', 'int4'\]"):
+        zoo.quantize(model, "int3")
+    with pytest.raises(QuantizationError, match=r"group_size 48.*\[32, 64, 128, 256\]"):
+        zoo.quantize(model, "int4", group_size=48)
+    odd = nn.Sequential(nn.Linear(96, 8), nn.Linear(8, 4))
+    with pytest.raises(QuantizationError, match=r"groups of 64 on '0' of 96 inputs.*not a multiple of 64"):
+        zoo.quantize(odd, "int4", group_size=64)
+    assert type(odd[0]) is nn.Linear  # nothing was swapped
+    with pytest.raises(QuantizationError, match=r"match no Linear.*transformer.blocks.0.attn.q_proj"):
+        zoo.quantize(model, "int8", modules=["*.qkv"])
+    zoo.quantize(model, "int8", modules=["*.fc1", "*.fc2"])
+    assert isinstance(model.transformer.blocks[0].ffn.fc1, QuantizedLinear)
+    assert type(model.transformer.blocks[0].attn.q_proj) is nn.Linear
+    with pytest.raises(QuantizationError, match="already quantised"):
+        zoo.quantize(model, "int8")

@@ -1,0 +1,114 @@
+"""zoo.quantize: fewer bytes per weight for every family, weight-only.
+
+    model = zoo.quantize(zoo.load_pretrained("runs/gpt"), "int8")    # every Linear of the blocks and heads
+    model = zoo.quantize(model, "int4", group_size=64)               # 4 bits, a scale per 64 inputs
+    model.save_pretrained("runs/gpt-int8")                           # integers and scales, in safetensors
+    zoo.load_pretrained("runs/gpt-int8")                             # the same model, not quantised again
+
+Every nn.Linear of the model (attention, FFN, projections, heads; `modules` globs narrow it) becomes a
+backbones.quantized.QuantizedLinear: int8 with one symmetric scale per output channel, or int4 with one per
+group of inputs. Embedding tables, norms, convolutions and biases stay as they are: a lookup reads one row a
+token, so storing the table in fewer bits saves memory but no time. A tied LM head is quantised as a head:
+its integers are its own and the embedding table keeps its precision.
+
+The defaults: int8 per channel is what CTranslate2 and torchao's weight-only int8 store (int8's rounding error
+is 1/254 of a row's largest weight, below bf16's 1/256 relative step for most weights); int4 groups of 32
+along the input, llama.cpp's Q4_0 block size, the smallest group torch's int4 kernel takes: a scale per 32
+weights keeps the rounding error of an outlier's group from spreading along the row.
+
+config.json records the quantisation (`quantization_config`: scheme, group size, the quantised modules), so
+load_pretrained rebuilds the same layers and loads their integers without quantising again.
+"""
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from typing import Any
+
+from torch import nn
+
+from backbones.quantized import QuantizationError, QuantizedLinear, check_scheme
+
+DEFAULT_GROUP_SIZE = {"int8": None, "int4": 32}
+
+
+def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None = None,
+             modules: Sequence[str] | None = None) -> nn.Module:
+    """Swap `model`'s nn.Linear layers (those whose names match a glob of `modules`; default all) for int8
+    or int4 QuantizedLinear layers, in place; returns `model`. group_size: int4's inputs per scale (32, 64,
+    128 or 256; default 32); int8 takes None. Raises QuantizationError for an unknown scheme, a group that
+    does not divide a layer's width (naming it), patterns that match no Linear, or a model already quantised."""
+    if scheme in DEFAULT_GROUP_SIZE and group_size is None:
+        group_size = DEFAULT_GROUP_SIZE[scheme]
+    check_scheme(scheme, group_size)
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"zoo.quantize expects an nn.Module, got {type(model).__name__}")
+    existing = quantization_config(model)
+    if existing is not None:
+        raise QuantizationError(f"the model is already quantised ({existing['scheme']}); quantise the full-precision "
+                                "model instead")
+    targets = _targets(model, modules)
+    for name in targets:  # every check first: nothing is swapped unless all can be
+        check_scheme(scheme, group_size, model.get_submodule(name).in_features, repr(name))
+    _swap(model, targets, lambda name, linear: QuantizedLinear.from_linear(linear, scheme, group_size, repr(name)))
+    return model
+
+
+def quantization_config(model: nn.Module) -> dict[str, Any] | None:
+    """{"scheme", "group_size", "modules"} of a quantised model (what config.json records), or None."""
+    layers = {name: m for name, m in model.named_modules() if isinstance(m, QuantizedLinear)}
+    if not layers:
+        return None
+    kinds = {(m.scheme, m.group_size) for m in layers.values()}
+    if len(kinds) > 1:
+        raise QuantizationError(f"the model mixes quantisations {sorted(kinds, key=str)}: save_pretrained records "
+                                "one scheme and group size")
+    (scheme, group_size), = kinds
+    return {"scheme": scheme, "group_size": group_size, "modules": sorted(layers)}
+
+
+def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: str) -> nn.Module:
+    """Give a freshly built `model` the quantised layers `config` records (load_pretrained), empty: their
+    integers and scales come from the state dict that follows. `source` names the config in errors."""
+    try:
+        scheme, group_size, names = config["scheme"], config.get("group_size"), list(config["modules"])
+    except (KeyError, TypeError) as error:
+        raise QuantizationError(f"{source}: quantization_config must hold 'scheme' and 'modules' (zoo.quantize's "
+                                f"record); got {config!r}") from error
+    check_scheme(scheme, group_size)
+    linears = dict(_linears(model))
+    unknown = [name for name in names if name not in linears]
+    if unknown:
+        raise QuantizationError(f"{source} quantises {unknown[:5]}, which this model has no Linear of")
+    _swap(model, names, lambda name, linear: QuantizedLinear(linear.in_features, linear.out_features,
+                                                             linear.bias is not None, scheme, group_size,
+                                                             device=linear.weight.device))
+    return model
+
+
+def _linears(model: nn.Module) -> list[tuple[str, nn.Linear]]:
+    return [(name, m) for name, m in model.named_modules() if isinstance(m, nn.Linear)]
+
+
+def _targets(model: nn.Module, patterns: Sequence[str] | None) -> list[str]:
+    names = [name for name, _ in _linears(model)]
+    if patterns is None:
+        chosen = names
+    else:
+        if isinstance(patterns, str):
+            patterns = [patterns]
+        chosen = [name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)]
+    if not chosen:
+        shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+        raise QuantizationError(f"modules {list(patterns or [])} match no Linear of the model; its Linears are: "
+                                f"{shown or 'none'}")
+    return chosen
+
+
+def _swap(model: nn.Module, names: Sequence[str], make) -> None:
+    for name in names:
+        parent, _, attr = name.rpartition(".")
+        setattr(model.get_submodule(parent), attr, make(name, model.get_submodule(name)))
+
+
+__all__ = ["QuantizationError", "apply_quantization_config", "quantization_config", "quantize"]
