@@ -1,26 +1,35 @@
-"""Weight-only quantised linear layers: int8 per output channel, int4 in groups along the input.
+"""Quantised linear layers: int8 weights per output channel, int4 in groups along the input.
 
     layer = QuantizedLinear.from_linear(nn.Linear(512, 2048), "int8")
     y = layer(x)                      # x (..., 512) fp32 or bf16 -> (..., 2048) in x's (or autocast's) dtype
 
 Decoding on a CPU reads every weight once per token, so its speed is the memory's bandwidth over the bytes
-per weight: int8 halves bf16's bytes, int4 quarters them. Activations stay in fp32 or bf16; only the weight
-is stored in fewer bits, with one scale per output row (int8) or per group of `group_size` inputs of a row
-(int4):
+per weight: int8 halves bf16's bytes, int4 quarters them. The weight is stored in fewer bits, with one scale
+per output row (int8) or per group of `group_size` inputs of a row (int4); inputs and outputs stay fp32 or bf16:
 
 - int8: scale = max |w| of the row / 127, q = round(w / scale) in [-127, 127] (symmetric, no zero point);
 - int4: scale = max |w| of the group / 7, q = round(w / scale) in [-7, 7], stored as q + 8 in a nibble, two
   per byte, the even input first (low nibble) then the odd one.
 
-The dequantised weight is q * scale (`dequantize`); every kernel computes x @ (q * scale)^T up to summation
-order and the rounding of its compute dtype. Which kernel runs a call (`kernel`): without gradients on the
-CPU, torch's weight-only kernels (aten._weight_int8pack_mm, aten._weight_int4pack_mm_for_cpu) in fp32 or
-bf16; with gradients (QLoRA: the frozen base of an adapter), on other devices or dtypes, F.linear on the
-dequantised weight, so gradients reach the input and never the frozen integers.
+The dequantised weight is q * scale (`dequantize`). int8 layers multiply activations one of two ways
+(`activations`), each a kernel by the number of rows R (`kernel`; why_not says why none runs):
 
-The stored tensors (`qweight`, `scales`, the bias) are buffers and a Parameter of the module: state_dict
-holds them as they are, and save_pretrained writes them to safetensors as int8 / uint8 and fp32. Copies laid
-out for a kernel (int4's packed tiles) are made on first use and never saved.
+- "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
+  products, scaled back: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI, else AVX2;
+  per-row scales); more, fbgemm's dynamic int8 GEMM (torch.ops.quantized.linear_dynamic: one scale for
+  all rows) on a prepacked copy of the weight made on first use;
+- "float": activations as they come, exact up to summation order: zoo::gemv_int8's weight-only mode for 1 to
+  GEMV_ROWS rows; more, torch's aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32.
+
+Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md):
+one row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only
+(widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; fbgemm's GEMM
+runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. The cost is the activations' rounding: each moves
+by at most half its row's step. int4 layers run torch's int4 kernel (aten._weight_int4pack_mm_for_cpu) on
+its packed tiles, with float activations.
+
+With gradients (QLoRA: the frozen base of an adapter), on other devices or dtypes, every layer runs F.linear
+on the dequantised weight, so gradients reach the input and never the frozen integers.
 
 Legend: N output features, K input features, G group size, R rows.
 """
@@ -30,6 +39,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from backbones.inference import gemv
+from backbones.inference.kernels import few_rows
 from backbones.precision import compute_dtype
 
 SCHEMES = ("int8", "int4")
@@ -37,6 +48,13 @@ INT8_MAX = 127
 INT4_MAX = 7
 INT4_OFFSET = 8  # a stored nibble is q + 8 (0 .. 15), as torch's int4 kernels read it
 INT4_GROUP_SIZES = (32, 64, 128, 256)  # what torch's int4 CPU kernel takes
+# zoo::gemv_int8's dynamic-activation mode: AVX512-VNNI's dot products where the CPU has them, else AVX2's
+INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "avx2"
+# Products of more rows than one go to ours up to this many multiply-adds (rows x N x K), fbgemm's above: its
+# per-call cost (~35 us) loses on small products, its packed GEMM wins on big ones (2026-12-07 notes).
+OURS_MAX_WORK = 2**21
+FBGEMM = any(engine in torch.backends.quantized.supported_engines for engine in ("x86", "fbgemm"))
+ACTIVATIONS = ("int8", "float")
 INT4_TILE = 16  # torch's int4 CPU kernel packs outputs in tiles of 16
 
 
@@ -60,6 +78,13 @@ def check_scheme(scheme: str, group_size: int | None, in_features: int | None = 
         raise QuantizationError(f"int4 with groups of {group_size} on {where} of {in_features} inputs: the group "
                                 f"must divide the width; {in_features} is not a multiple of {group_size}")
     return group_size
+
+
+def check_activations(activations: str) -> str:
+    """int8 layers' activations: "int8" (quantised per row on the fly) or "float" (as they come)."""
+    if activations not in ACTIVATIONS:
+        raise QuantizationError(f"activations {activations!r}: expected one of {list(ACTIVATIONS)}")
+    return activations
 
 
 def quantize_weight(weight: torch.Tensor, scheme: str, group_size: int | None = None
@@ -102,9 +127,10 @@ class QuantizedLinear(nn.Module):
     """nn.Linear with its weight stored in int8 or int4 (module docstring). Called as nn.Linear is."""
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, scheme: str = "int8",
-                 group_size: int | None = None, device=None) -> None:
+                 group_size: int | None = None, device=None, activations: str = "int8") -> None:
         super().__init__()
         self.group_size = check_scheme(scheme, group_size, in_features)
+        self.activations = "float" if scheme == "int4" else check_activations(activations)
         self.in_features, self.out_features, self.scheme = in_features, out_features, scheme
         if scheme == "int8":
             qweight = torch.zeros(out_features, in_features, dtype=torch.int8, device=device)
@@ -118,15 +144,16 @@ class QuantizedLinear(nn.Module):
         self.register_buffer("qweight", qweight)
         self.register_buffer("scales", scales)
         self.bias = nn.Parameter(torch.zeros(out_features, device=device), requires_grad=False) if bias else None
+        # The bias stays float32 (zoo::gemv_int8 adds it before rounding to x's dtype).
         self._copies: dict = {}  # kernel layouts made on first use: {"int4": (source key, packed)}
 
     @classmethod
     def from_linear(cls, linear: nn.Linear, scheme: str = "int8", group_size: int | None = None,
-                    name: str = "the layer") -> QuantizedLinear:
+                    name: str = "the layer", activations: str = "int8") -> QuantizedLinear:
         """The quantised copy of `linear` (its bias kept in full precision, frozen like the weight)."""
         check_scheme(scheme, group_size, linear.in_features, name)
         layer = cls(linear.in_features, linear.out_features, linear.bias is not None, scheme, group_size,
-                    device=linear.weight.device)
+                    device=linear.weight.device, activations=activations)
         qweight, scales = quantize_weight(linear.weight, scheme, group_size)
         layer.qweight.copy_(qweight)
         layer.scales.copy_(scales)
@@ -139,16 +166,30 @@ class QuantizedLinear(nn.Module):
         return dequantize_weight(self.qweight, self.scales, self.scheme, dtype)
 
     def kernel(self, x: torch.Tensor) -> str:
-        """Which path a call on x takes: "int8" / "int4" (torch's weight-only CPU kernels) or "dequantize"
-        (why_not says why)."""
-        return self.scheme if self.why_not(x) is None else "dequantize"
+        """Which path a call on x takes (the module docstring's table; why_not says why not a kernel)."""
+        if self.why_not(x) is not None:
+            return "dequantize"
+        if self.scheme == "int4":
+            return "int4"
+        rows = x.numel() // self.in_features
+        ours = rows <= gemv.MAX_ROWS and gemv.loaded()
+        if self.activations == "float":
+            if ours and few_rows(x):
+                return "gemv_float"
+            return "int8" if compute_dtype(x, x) == torch.bfloat16 else "dequantize"
+        if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK
+                     or torch.compiler.is_compiling()):
+            return "gemv_int8"
+        if torch.compiler.is_compiling() or not FBGEMM:
+            return "int8"  # an aten op the compiler traces (fbgemm's packed weights are an opaque object)
+        return "fbgemm"
 
     def why_not(self, x: torch.Tensor) -> str | None:
-        """Why torch's weight-only kernel cannot take x, in one line; None where it runs."""
+        """Why no integer kernel can take x, in one line; None where one runs."""
         if torch.is_grad_enabled():
             return "gradients are on: F.linear on the dequantised weight carries them to the input"
         if not x.is_cpu:
-            return f"torch's weight-only kernels here are CPU ones; x is on {x.device}"
+            return f"the integer kernels here are CPU ones; x is on {x.device}"
         dtype = compute_dtype(x, x)
         if dtype not in (torch.float32, torch.bfloat16):
             return f"they compute in float32 or bfloat16, not {dtype}"
@@ -161,11 +202,19 @@ class QuantizedLinear(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (..., K) -> (..., N), in autocast's dtype where it is on, else x's."""
         dtype = compute_dtype(x, x)  # autocast's, else x's own
-        bias = None if self.bias is None else self.bias.to(dtype)
         kernel = self.kernel(x)
+        if kernel in ("gemv_int8", "gemv_float"):
+            mode = "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE
+            return gemv.linear_int8(x.to(dtype), self.qweight, self.scales.float(),
+                                    None if self.bias is None else self.bias.float(), mode)
+        bias = None if self.bias is None else self.bias.to(dtype)
         if kernel == "dequantize":
             return F.linear(x.to(dtype), self.dequantize(dtype), bias)
         x2 = x.reshape(-1, self.in_features).to(dtype).contiguous()  # (R, K): the kernels read rows densely
+        if kernel == "fbgemm":
+            out = torch.ops.quantized.linear_dynamic(x2.float(), self._fbgemm_weight(), not gemv.has_cpu_flag(
+                "avx512_vnni")).to(dtype)  # (R, N), its bias added (7-bit activations without VNNI)
+            return out.view(*x.shape[:-1], self.out_features)
         if kernel == "int8":
             out = torch._weight_int8pack_mm(x2, self.qweight, self.scales.to(dtype))  # (R, N)
         else:
@@ -175,10 +224,25 @@ class QuantizedLinear(nn.Module):
             out = out + bias
         return out.view(*x.shape[:-1], self.out_features)  # (..., N)
 
+    def _source_key(self) -> tuple:
+        return tuple((t.data_ptr(), t._version) for t in (self.qweight, self.scales, self.bias) if t is not None)
+
+    def _fbgemm_weight(self):
+        """fbgemm's prepacked copy of the int8 weight, its scales and bias, made on the first many-row call."""
+        key = self._source_key()
+        cached = self._copies.get("fbgemm")
+        if cached is None or cached[0] != key:
+            with torch.no_grad():
+                zeros = torch.zeros(self.out_features, dtype=torch.long)
+                weight = torch._make_per_channel_quantized_tensor(self.qweight, self.scales.double(), zeros, 0)
+                bias = None if self.bias is None else self.bias.float()
+                cached = self._copies["fbgemm"] = (key, torch.ops.quantized.linear_prepack(weight, bias))
+        return cached[1]
+
     def _int4_layout(self, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
         """torch's int4 CPU kernel's tiles of qweight and its (K / G, N, 2) scales and zeros (zero 0: symmetric),
         made once per weight and dtype."""
-        key = (self.qweight.data_ptr(), self.qweight._version, self.scales.data_ptr(), self.scales._version, dtype)
+        key = (*self._source_key(), dtype)
         cached = self._copies.get("int4")
         if cached is None or cached[0] != key:
             with torch.no_grad():
@@ -194,4 +258,4 @@ class QuantizedLinear(nn.Module):
     def extra_repr(self) -> str:
         group = "" if self.group_size is None else f", group_size={self.group_size}"
         return (f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}, "
-                f"scheme={self.scheme}{group}")
+                f"scheme={self.scheme}{group}, activations={self.activations}")

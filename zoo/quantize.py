@@ -25,22 +25,27 @@ import fnmatch
 from collections.abc import Sequence
 from typing import Any
 
+import torch
 from torch import nn
 
-from backbones.quantized import QuantizationError, QuantizedLinear, check_scheme
+from backbones.inference import gemv
+from backbones.quantized import QuantizationError, QuantizedLinear, check_activations, check_scheme
 
 DEFAULT_GROUP_SIZE = {"int8": None, "int4": 32}
 
 
 def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None = None,
-             modules: Sequence[str] | None = None) -> nn.Module:
+             modules: Sequence[str] | None = None, activations: str | None = None) -> nn.Module:
     """Swap `model`'s nn.Linear layers (those whose names match a glob of `modules`; default all) for int8
     or int4 QuantizedLinear layers, in place; returns `model`. group_size: int4's inputs per scale (32, 64,
-    128 or 256; default 32); int8 takes None. Raises QuantizationError for an unknown scheme, a group that
-    does not divide a layer's width (naming it), patterns that match no Linear, or a model already quantised."""
+    128 or 256; default 32); int8 takes None. activations: int8's "int8" (default: quantised per row on the fly,
+    integer dot products) or "float" (multiplied as they come: exact up to summation order, slower); int4's are
+    "float". Raises QuantizationError for an unknown scheme, a group that does not divide a layer's width
+    (naming it), patterns that match no Linear, or a model already quantised."""
     if scheme in DEFAULT_GROUP_SIZE and group_size is None:
         group_size = DEFAULT_GROUP_SIZE[scheme]
     check_scheme(scheme, group_size)
+    activations = _activations(scheme, activations)
     if not isinstance(model, nn.Module):
         raise TypeError(f"zoo.quantize expects an nn.Module, got {type(model).__name__}")
     existing = quantization_config(model)
@@ -50,7 +55,9 @@ def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None =
     targets = _targets(model, modules)
     for name in targets:  # every check first: nothing is swapped unless all can be
         check_scheme(scheme, group_size, model.get_submodule(name).in_features, repr(name))
-    _swap(model, targets, lambda name, linear: QuantizedLinear.from_linear(linear, scheme, group_size, repr(name)))
+    _swap(model, targets, lambda name, linear: QuantizedLinear.from_linear(linear, scheme, group_size, repr(name),
+                                                                           activations))
+    _load_kernels(model)
     return model
 
 
@@ -59,12 +66,12 @@ def quantization_config(model: nn.Module) -> dict[str, Any] | None:
     layers = {name: m for name, m in model.named_modules() if isinstance(m, QuantizedLinear)}
     if not layers:
         return None
-    kinds = {(m.scheme, m.group_size) for m in layers.values()}
+    kinds = {(m.scheme, m.group_size, m.activations) for m in layers.values()}
     if len(kinds) > 1:
         raise QuantizationError(f"the model mixes quantisations {sorted(kinds, key=str)}: save_pretrained records "
-                                "one scheme and group size")
-    (scheme, group_size), = kinds
-    return {"scheme": scheme, "group_size": group_size, "modules": sorted(layers)}
+                                "one scheme, group size and activations")
+    (scheme, group_size, activations), = kinds
+    return {"scheme": scheme, "group_size": group_size, "activations": activations, "modules": sorted(layers)}
 
 
 def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: str) -> nn.Module:
@@ -76,14 +83,31 @@ def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: 
         raise QuantizationError(f"{source}: quantization_config must hold 'scheme' and 'modules' (zoo.quantize's "
                                 f"record); got {config!r}") from error
     check_scheme(scheme, group_size)
+    activations = _activations(scheme, config.get("activations"))
     linears = dict(_linears(model))
     unknown = [name for name in names if name not in linears]
     if unknown:
         raise QuantizationError(f"{source} quantises {unknown[:5]}, which this model has no Linear of")
     _swap(model, names, lambda name, linear: QuantizedLinear(linear.in_features, linear.out_features,
                                                              linear.bias is not None, scheme, group_size,
-                                                             device=linear.weight.device))
+                                                             device=linear.weight.device, activations=activations))
+    _load_kernels(model)
     return model
+
+
+def _load_kernels(model: nn.Module) -> None:
+    """Build (once per machine) and load zoo::gemv_int8 now for a model on the CPU, so that compiled steps, which
+    cannot build it while tracing, call it too."""
+    if any(b.is_cpu for b in model.buffers()):
+        gemv.available(torch.float32)
+
+
+def _activations(scheme: str, activations: str | None) -> str:
+    if scheme == "int4":
+        if activations not in (None, "float"):
+            raise QuantizationError(f"int4 layers multiply float activations; activations={activations!r} is int8's")
+        return "float"
+    return check_activations("int8" if activations is None else activations)
 
 
 def _linears(model: nn.Module) -> list[tuple[str, nn.Linear]]:

@@ -42,9 +42,9 @@ import torch
 from backbones.inference import torch_private
 
 CSRC = Path(__file__).with_name("csrc")
-# One extension holds the zoo operators: zoo::gemv here, zoo::decode_attention and zoo::bf16_attention
-# (attention_kernel.py).
-SOURCES = (CSRC / "gemv.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
+# One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8 (int8 weights: backbones/quantized.py),
+# zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
+SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
 # What the sources include: part of the build name.
 INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
@@ -149,6 +149,13 @@ def _register_fake() -> None:
                             lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
 
+    @torch.library.register_fake("zoo::gemv_int8")
+    def _(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
+          mode: int) -> torch.Tensor:
+        torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
+                            lambda: f"zoo::gemv_int8 takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
+        return x.new_empty(*x.shape[:-1], qweight.shape[0])
+
     @torch.library.register_fake("zoo::decode_attention")
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
         return q.new_empty(q.shape)  # contiguous, as the operator returns
@@ -208,3 +215,28 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> 
         raise RuntimeError("zoo::gemv has no gradient: call it under torch.no_grad() / inference_mode, "
                            "or use F.linear where gradients are needed")
     return torch.ops.zoo.gemv(x.contiguous(), weight.contiguous(), None if bias is None else bias.contiguous())
+
+
+# zoo::gemv_int8's ways to multiply (csrc/gemv_int8.cpp) and the CPU flags each needs.
+INT8_MODES = {"weight_only": 0, "vnni": 1, "avx2": 2}
+_INT8_FLAGS = {"weight_only": ("avx2", "fma"), "vnni": ("avx512f", "avx512bw", "avx512vl", "avx512_vnni"),
+               "avx2": ("avx2", "fma")}
+
+
+def int8_unsupported_reason(mode: str) -> str | None:
+    """Why zoo::gemv_int8 cannot run `mode` on this machine (None: it can, once built)."""
+    if mode not in INT8_MODES:
+        return f"zoo::gemv_int8 modes are {list(INT8_MODES)}, not {mode!r}"
+    reason = unsupported_reason(torch.float32)
+    if reason is not None:
+        return reason
+    missing = [flag for flag in _INT8_FLAGS[mode] if flag not in _FLAGS]
+    return f"int8 mode {mode!r} needs {', '.join(missing)}, which this CPU lacks" if missing else None
+
+
+def linear_int8(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
+                mode: str) -> torch.Tensor:
+    """x (..., K) fp32 or bf16 holding 1 to MAX_ROWS rows, qweight int8 (N, K), scales and bias fp32 (N,) ->
+    (..., N) in x's dtype: x (q * s)^T + b up to summation order ("weight_only"), or with x quantised to int8
+    per row first ("vnni", "avx2": integer dot products). Inference only; the caller checks available()."""
+    return torch.ops.zoo.gemv_int8(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 import zoo
-from backbones.inference import pack_for_inference
+from backbones.inference import gemv, kernels, pack_for_inference
 from backbones.quantized import (
     QuantizationError,
     QuantizedLinear,
@@ -40,21 +40,90 @@ def test_layer_within_half_a_step(scheme, group):
         assert error.max() > 0  # the weights did move: the bound is not met by a copy
 
 
+def activation_bound(w: torch.Tensor, x: torch.Tensor, step: torch.Tensor) -> torch.Tensor:
+    """sum_k step_r / 2 |w_nk| for activations x (R, K) rounded to steps step (R, 1): (R, N), how far that rounding
+    can move each output (the weight as dequantised)."""
+    return step / 2 * w.abs().sum(1)[None, :].expand(x.shape[0], -1)
+
+
+def output_bound(layer: QuantizedLinear, x: torch.Tensor) -> torch.Tensor:
+    """How far the layer's output on x (R, K) can be from the full-precision product: the weight's half step,
+    plus, with int8 activations, their rounding: fbgemm's one asymmetric 8-bit step for all rows (7-bit without
+    VNNI, where it keeps a bit spare), ours max |x| / 127 per row."""
+    bound = half_step_bound(layer, x) + 1e-4
+    if layer.activations == "float" or layer.kernel(x) == "dequantize":
+        return bound
+    if layer.kernel(x) == "fbgemm":
+        levels = 255 if gemv.has_cpu_flag("avx512_vnni") else 127
+        step = ((x.max().clamp(min=0) - x.min().clamp(max=0)) / levels).expand(x.shape[0], 1)
+    else:
+        step = x.abs().amax(1, keepdim=True) / 127
+    return bound + activation_bound(layer.dequantize(), x, step)
+
+
+@pytest.mark.parametrize("rows", [1, 3, 8])
+@pytest.mark.parametrize("mode", list(gemv.INT8_MODES))
+def test_our_int8_kernel_equals_dequantize_then_matmul(mode, rows):
+    """zoo::gemv_int8, each path forced where the CPU has it: weight-only equals x (q s)^T up to summation
+    order; the dynamic modes equal (x_q x_s)(q s)^T, x_q = round(x / x_s), x_s = max |x| / 127 per row."""
+    if not gemv.available(torch.float32) or gemv.int8_unsupported_reason(mode):
+        pytest.skip(gemv.reason(torch.float32) or gemv.int8_unsupported_reason(mode))
+    torch.manual_seed(1)
+    for k in (64, 100, 768):  # whole vectors and tails
+        layer = QuantizedLinear.from_linear(nn.Linear(k, 52), "int8")
+        x = torch.randn(rows, k)
+        with torch.no_grad():
+            w = layer.dequantize()
+            if mode == "weight_only":
+                reference = x @ w.t() + layer.bias
+            else:
+                step = x.abs().amax(1, keepdim=True) / 127
+                reference = torch.round(x / step) * step @ w.t() + layer.bias
+            out = gemv.linear_int8(x, layer.qweight, layer.scales, layer.bias, mode)
+            torch.testing.assert_close(out, reference, rtol=1e-5, atol=1e-5)
+            out_bf16 = gemv.linear_int8(x.bfloat16(), layer.qweight, layer.scales, layer.bias, mode)
+            assert out_bf16.dtype == torch.bfloat16
+
+
+@pytest.mark.parametrize("rows", [1, 3, 40])
+@pytest.mark.parametrize("activations", ["int8", "float"])
+def test_int8_layer_paths(activations, rows):
+    """Whichever kernel the layer picks (ours, fbgemm, torch's), its output is within the weight's half step plus
+    the activations' rounding of the full-precision product, and float activations add no rounding."""
+    torch.manual_seed(2)
+    linear = nn.Linear(256, 96)
+    layer = QuantizedLinear.from_linear(linear, "int8", activations=activations)
+    x = torch.randn(rows, 256)
+    with torch.no_grad():
+        kernel = layer.kernel(x)
+        out, exact = layer(x), linear(x)
+        w = layer.dequantize()
+        if activations == "float":
+            torch.testing.assert_close(out, x @ w.t() + layer.bias, rtol=1e-5, atol=1e-5)
+            return
+        assert ((out - exact).abs() <= output_bound(layer, x)).all(), kernel
+        assert kernel == ("gemv_int8" if rows == 1 and gemv.loaded() else kernel)
+
+
 @pytest.mark.parametrize("scheme, group", [("int8", None), ("int4", 32), ("int4", 64)])
 @pytest.mark.parametrize("rows", [1, 3, 8, 40])
-def test_kernels_equal_dequantize_then_matmul(scheme, group, rows):
-    """torch's weight-only kernels against x @ (q * s)^T: fp32 up to summation order, bf16 within its rounding."""
+def test_torch_kernels_equal_dequantize_then_matmul(scheme, group, rows):
+    """torch's weight-only kernels (int8 with float activations in bf16, int4) against x @ (q * s)^T: fp32 up to
+    summation order, bf16 within its rounding."""
     torch.manual_seed(1)
-    layer = QuantizedLinear.from_linear(nn.Linear(128, 80), scheme, group)
+    layer = QuantizedLinear.from_linear(nn.Linear(128, 80), scheme, group, activations="float")
     x = torch.randn(rows, 128)
     with torch.no_grad():
-        assert layer.kernel(x) == scheme
-        reference = x @ layer.dequantize().t() + layer.bias
-        torch.testing.assert_close(layer(x), reference, rtol=1e-5, atol=1e-5)
+        w = layer.dequantize()
+        if scheme == "int4":
+            assert layer.kernel(x) == "int4"
+            torch.testing.assert_close(layer(x), x @ w.t() + layer.bias, rtol=1e-5, atol=1e-5)
         xb = x.bfloat16()
+        if rows > kernels.GEMV_ROWS or scheme == "int4":
+            assert layer.kernel(xb) == scheme
         out = layer(xb)
         assert out.dtype == torch.bfloat16
-        bf16_reference = xb.float() @ layer.dequantize().bfloat16().float().t() + layer.bias.bfloat16().float()
+        bf16_reference = xb.float() @ w.bfloat16().float().t() + layer.bias.bfloat16().float()
         torch.testing.assert_close(out.float(), bf16_reference, rtol=2e-2, atol=2e-2)
         with torch.autocast("cpu", dtype=torch.bfloat16):
             assert layer(x).dtype == torch.bfloat16
@@ -89,8 +158,9 @@ def _outputs(model, inputs):
 @pytest.mark.parametrize("name", tiny_presets())
 @pytest.mark.parametrize("scheme", ["int8", "int4"])
 def test_every_family_within_each_layers_bound(name, scheme):
-    """Each quantised Linear of every tiny preset, on the input it gets inside the model, stays within its half-step
-    bound of the full-precision layer; the model's output stays close (int8: 2% of its range, int4: 25%)."""
+    """Each quantised Linear of every tiny preset, on the input it gets inside the model, stays within its bound
+    (output_bound) of the full-precision layer; the model's output stays close (int8: 3% of its range, int4:
+    25%)."""
     model = zoo.create_model(name).eval()
     inputs = model.example_inputs()
     full = {n: m for n, m in model.named_modules() if isinstance(m, nn.Linear)}
@@ -103,7 +173,7 @@ def test_every_family_within_each_layers_bound(name, scheme):
             x = args[0].reshape(-1, layer.in_features)
             exact = nn.functional.linear(x, full[name].weight, full[name].bias)
             error = (output.reshape(-1, layer.out_features) - exact).abs()
-            assert (error <= half_step_bound(layer, x) + 1e-4).all(), name
+            assert (error <= output_bound(layer, x)).all(), name
             checked.append(name)
 
         hooks = [m.register_forward_hook(lambda mod, a, o, n=n: check(mod, a, o, n))
@@ -113,7 +183,7 @@ def test_every_family_within_each_layers_bound(name, scheme):
             hook.remove()
     assert set(checked) == set(full)  # every Linear of the blocks and heads was quantised and ran
     spread = (reference.max() - reference.min()).item()
-    assert (out - reference).abs().max().item() <= (0.02 if scheme == "int8" else 0.25) * spread
+    assert (out - reference).abs().max().item() <= (0.03 if scheme == "int8" else 0.25) * spread
 
 
 @pytest.mark.parametrize("scheme", ["int8", "int4"])
