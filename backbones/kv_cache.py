@@ -50,10 +50,20 @@ class KVCache:
         self.v.narrow(2, input_pos, end - input_pos).copy_(v)
         return self.k.narrow(2, 0, end), self.v.narrow(2, 0, end)  # (B, Hkv, input_pos+T, Dh)
 
-    def reorder(self, index: torch.Tensor) -> None:
-        """Select batch rows (beam search keeps the cache of surviving beams)."""
-        self.k = self.k.index_select(0, index)
-        self.v = self.v.index_select(0, index)
+    def reorder(self, index: torch.Tensor, length: int | None = None) -> None:
+        """Select batch rows `index` (B',) (beam search keeps the cache of surviving beams). With `length`, the
+        positions written so far: only those are moved (beam search's step would otherwise copy the whole
+        max_len buffer, most of it empty, every token); the rest is left as it was, never read before written."""
+        if length is None or length >= self.max_len:
+            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)
+            return
+        for name in ("k", "v"):
+            buffer = getattr(self, name)
+            kept = buffer.narrow(2, 0, length).index_select(0, index)  # (B', Hkv, length, Dh)
+            if index.shape[0] != buffer.shape[0]:
+                buffer = buffer.new_zeros((index.shape[0], *buffer.shape[1:]))
+                setattr(self, name, buffer)
+            buffer.narrow(2, 0, length).copy_(kept)
 
 
 class CrossKVCache:
@@ -132,9 +142,10 @@ class DecoderCache:
             if layer.cross is not None:
                 layer.cross.reset()
 
-    def reorder(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` (B',) of every cache (beam search)."""
+    def reorder(self, index: torch.Tensor, length: int | None = None) -> None:
+        """Keep batch rows `index` (B',) of every cache (beam search); `length`: the positions written so far
+        (KVCache.reorder), None for all."""
         for layer in self.layers:
-            layer.kv.reorder(index)
+            layer.kv.reorder(index, length)
             if layer.cross is not None:
                 layer.cross.reorder(index)

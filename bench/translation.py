@@ -15,7 +15,8 @@ train-translation command's output), or with --quick a tiny random one (bench.tr
 random weights never end a translation, so every one runs to the token cap: only the plumbing and the table
 are checked). Saved once as a transformers directory, which every side reads.
 
-Sides (bench.translation_sides): ours fp32, packed (zoo.pack_for_inference) and bf16 weights packed;
+Sides (bench.translation_sides): ours fp32, packed (zoo.pack_for_inference), bf16 weights packed and int8
+packed (zoo.quantize's defaults);
 transformers' MarianMTModel.generate fp32; CTranslate2's Translator fp32 and int8 (the same model only where
 the <pad> word vector is zero: translation_sides says why, the table says whether it is). Each runs in a spawned
 process of its own (translation_sides says why): first an untimed pass over every sentence at the largest

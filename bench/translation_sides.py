@@ -42,8 +42,9 @@ from data.parallel import PARALLEL_EXTRACT, read_pairs
 from zoo.convert.hf_marian import to_transformers
 from zoo.marian import Marian
 
-SIDES = ("ours fp32", "ours packed", "ours bf16 packed", "transformers fp32", "CTranslate2 fp32", "CTranslate2 int8")
-OURS = SIDES[:3]
+SIDES = ("ours fp32", "ours packed", "ours bf16 packed", "ours int8 packed", "transformers fp32", "CTranslate2 fp32",
+         "CTranslate2 int8")
+OURS = SIDES[:4]
 BEAMS, LENGTH_PENALTY = 4, 0.6
 CT2_TYPES = {"CTranslate2 fp32": "float32", "CTranslate2 int8": "int8"}  # side -> quantization and compute_type
 # --quick's model: marian_tiny on a joint vocabulary trained on the first verses of the shipped extract.
@@ -224,6 +225,8 @@ def side(name: str, weights: Weights, config: TranslationBench, threads: int) ->
         model = zoo.pack_for_inference(model)
     elif name == "ours bf16 packed":  # as whisper_sides.bf16_packed, without the copy: this process has one side
         model = zoo.pack_for_inference(model.to(torch.bfloat16))
+    elif name == "ours int8 packed":  # zoo.quantize's defaults: int8 weights, int8 activations per row
+        model = zoo.pack_for_inference(zoo.quantize(model, "int8"))
     return ours_side(model, config)
 
 

@@ -89,3 +89,20 @@ def test_cross_attention_cache_stores_each_head_as_one_block():
     cache.store(k, v, session_rows=4)
     assert cache.k.is_contiguous() and cache.v.is_contiguous()
     assert torch.equal(cache.k, k) and torch.equal(cache.v, v) and cache.session_rows == 4
+
+
+def test_reorder_moves_only_the_written_positions():
+    """Beam search's reorder with the written length: those positions equal a whole-buffer reorder's, for the
+    same batch and a different one."""
+    from backbones.kv_cache import KVCache
+
+    torch.manual_seed(0)
+    for index in (torch.tensor([2, 2, 0, 1]), torch.tensor([3, 1])):
+        whole, prefix = KVCache(4, 2, 10, 3), KVCache(4, 2, 10, 3)
+        k, v = torch.randn(4, 2, 6, 3), torch.randn(4, 2, 6, 3)
+        whole.update(0, k, v)
+        prefix.update(0, k, v)
+        whole.reorder(index)
+        prefix.reorder(index, 6)
+        assert prefix.k.shape == whole.k.shape
+        assert torch.equal(prefix.k[:, :, :6], whole.k[:, :, :6]) and torch.equal(prefix.v[:, :, :6], whole.v[:, :, :6])

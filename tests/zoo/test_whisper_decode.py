@@ -106,7 +106,8 @@ def test_decoding_runs_on_the_caches(multilingual, mel, monkeypatch):
     decode, reorder = ours.decode, DecoderCache.reorder
     monkeypatch.setattr(ours, "decode", lambda t, f=None, **kw: calls.append((tuple(t.shape), f is not None))
                         or decode(t, f, **kw))
-    monkeypatch.setattr(DecoderCache, "reorder", lambda cache, index: reorders.append(index) or reorder(cache, index))
+    monkeypatch.setattr(DecoderCache, "reorder", lambda cache, index, length=None: reorders.append(index)
+                        or reorder(cache, index, length))
     encode = ours.encode
     monkeypatch.setattr(ours, "encode", lambda m: calls.append("encode") or encode(m))
     got = wd.decode(ours, mel, wd.DecodingOptions(sample_len=SAMPLE_LEN, beam_size=3), tokenizer)

@@ -126,7 +126,7 @@ class Session:
 
     def reorder(self, index: torch.Tensor) -> None:
         """Keep batch rows `index` (beam search), cache included (cross-attention's too)."""
-        self.cache.reorder(index)
+        self.cache.reorder(index, self.length)
         self.prompt_positions = self.prompt_positions[index]
         if self.padded:
             self.mask, self.pads = self.mask[index], self.pads[index]
