@@ -169,8 +169,9 @@ class QuantizedLinear(nn.Module):
         """Which path a call on x takes (the module docstring's table; why_not says why not a kernel)."""
         if self.why_not(x) is not None:
             return "dequantize"
-        if self.scheme == "int4":
-            return "int4"
+        if self.scheme == "int4":  # a compiled graph cannot make the tiles: prepare() made them before
+            compiling = torch.compiler.is_compiling()
+            return "int4" if not compiling or ("int4", compute_dtype(x, x)) in self._copies else "dequantize"
         rows = x.numel() // self.in_features
         ours = rows <= gemv.MAX_ROWS and gemv.loaded()
         if self.activations == "float":
@@ -239,17 +240,27 @@ class QuantizedLinear(nn.Module):
                 cached = self._copies["fbgemm"] = (key, torch.ops.quantized.linear_prepack(weight, bias))
         return cached[1]
 
+    def prepare(self) -> QuantizedLinear:
+        """Make the kernel layouts a compiled step reads but cannot make (int4's tiles, for fp32 and bf16) now:
+        zoo.quantize and load_pretrained call it."""
+        if self.scheme == "int4" and self.qweight.is_cpu and self.out_features % INT4_TILE == 0:
+            for dtype in (torch.float32, torch.bfloat16):
+                self._int4_layout(dtype)
+        return self
+
     def _int4_layout(self, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
         """torch's int4 CPU kernel's tiles of qweight and its (K / G, N, 2) scales and zeros (zero 0: symmetric),
-        made once per weight and dtype."""
-        key = (*self._source_key(), dtype)
-        cached = self._copies.get("int4")
+        made once per weight and dtype (remade when the weights change; read as made inside a compiled graph)."""
+        cached = self._copies.get(("int4", dtype))
+        if torch.compiler.is_compiling():
+            return cached[1], cached[2]
+        key = self._source_key()
         if cached is None or cached[0] != key:
             with torch.no_grad():
                 packed = torch._convert_weight_to_int4pack_for_cpu(unpack_int4(self.qweight), 1)
                 scales = self.scales.t().to(dtype)  # (K/G, N)
                 scales_zeros = torch.stack([scales, torch.zeros_like(scales)], dim=-1).contiguous()
-            cached = self._copies["int4"] = (key, packed, scales_zeros)
+            cached = self._copies[("int4", dtype)] = (key, packed, scales_zeros)
         return cached[1], cached[2]
 
     def __getstate__(self) -> dict:

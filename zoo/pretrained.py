@@ -32,7 +32,7 @@ from zoo.io import (
     check_state_dict,
     read_json,
 )
-from zoo.quantize import apply_quantization_config, quantization_config
+from zoo.quantize import apply_quantization_config, prepare_kernels, quantization_config
 from zoo.registry import build_model, config_from_dict
 
 CONFIG_NAME = "config.json"
@@ -133,6 +133,8 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
         apply_quantization_config(model, saved["quantization_config"], repr(str(config_path)))
     check_state_dict(model, state, weights_path)
     model.load_state_dict(state)
+    if "quantization_config" in saved:
+        prepare_kernels(model)
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)
     tokenizer_file = directory / getattr(type(model), "tokenizer_file", TOKENIZER_NAME)
     if load_tokenizer is not None and tokenizer_file.is_file():

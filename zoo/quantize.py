@@ -57,7 +57,7 @@ def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None =
         check_scheme(scheme, group_size, model.get_submodule(name).in_features, repr(name))
     _swap(model, targets, lambda name, linear: QuantizedLinear.from_linear(linear, scheme, group_size, repr(name),
                                                                            activations))
-    _load_kernels(model)
+    prepare_kernels(model)
     return model
 
 
@@ -76,7 +76,8 @@ def quantization_config(model: nn.Module) -> dict[str, Any] | None:
 
 def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: str) -> nn.Module:
     """Give a freshly built `model` the quantised layers `config` records (load_pretrained), empty: their
-    integers and scales come from the state dict that follows. `source` names the config in errors."""
+    integers and scales come from the state dict that follows (then prepare_kernels). `source` names the config in
+    errors."""
     try:
         scheme, group_size, names = config["scheme"], config.get("group_size"), list(config["modules"])
     except (KeyError, TypeError) as error:
@@ -91,15 +92,17 @@ def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: 
     _swap(model, names, lambda name, linear: QuantizedLinear(linear.in_features, linear.out_features,
                                                              linear.bias is not None, scheme, group_size,
                                                              device=linear.weight.device, activations=activations))
-    _load_kernels(model)
     return model
 
 
-def _load_kernels(model: nn.Module) -> None:
-    """Build (once per machine) and load zoo::gemv_int8 now for a model on the CPU, so that compiled steps, which
-    cannot build it while tracing, call it too."""
+def prepare_kernels(model: nn.Module) -> None:
+    """Build (once per machine) and load zoo::gemv_int8 now for a model on the CPU, and make int4's tiles, so that
+    compiled steps, which cannot make either while tracing, use them too."""
     if any(b.is_cpu for b in model.buffers()):
         gemv.available(torch.float32)
+    for module in model.modules():
+        if isinstance(module, QuantizedLinear):
+            module.prepare()
 
 
 def _activations(scheme: str, activations: str | None) -> str:
@@ -135,4 +138,4 @@ def _swap(model: nn.Module, names: Sequence[str], make) -> None:
         setattr(model.get_submodule(parent), attr, make(name, model.get_submodule(name)))
 
 
-__all__ = ["QuantizationError", "apply_quantization_config", "quantization_config", "quantize"]
+__all__ = ["QuantizationError", "apply_quantization_config", "prepare_kernels", "quantization_config", "quantize"]

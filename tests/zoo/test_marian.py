@@ -142,6 +142,20 @@ def test_packed_and_fixed_shape_steps_give_the_same_tokens(monkeypatch):
     assert calls and all(isinstance(p, torch.Tensor) for p in calls)
 
 
+@pytest.mark.slow
+def test_compiled_steps_give_the_eager_tokens():
+    """generate(compile=True) really compiled: the padded batch's greedy tokens, packed or not, int8 too."""
+    ours = zoo.from_hf(hf_marian())
+    source, mask = padded_source()
+    want = zoo.generate(ours, source, 12, attention_mask=mask)
+    assert torch.equal(zoo.generate(ours, source, 12, attention_mask=mask, compile=True), want)
+    packed = zoo.pack_for_inference(copy.deepcopy(ours))
+    assert torch.equal(zoo.generate(packed, source, 12, attention_mask=mask, compile=True), want)
+    quantized = zoo.quantize(copy.deepcopy(ours), "int8")
+    assert torch.equal(zoo.generate(quantized, source, 12, attention_mask=mask, compile=True),
+                       zoo.generate(quantized, source, 12, attention_mask=mask))
+
+
 def test_presets_build_the_paper_shapes():
     for name, dim, heads, hidden in (("transformer_base", 512, 8, 2048), ("transformer_big", 1024, 16, 4096)):
         model = zoo.create_model(name, vocab_size=1000, pad_id=999, encoder_depth=1, decoder_depth=1)

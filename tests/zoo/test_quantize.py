@@ -265,13 +265,19 @@ def test_speculative_decoding_with_a_quantized_draft(trained_gpt):
 
 
 @pytest.mark.slow
-def test_compiled_steps_run_quantized(trained_gpt):
+@pytest.mark.parametrize("scheme, activations", [("int8", "int8"), ("int8", "float"), ("int4", None)])
+def test_compiled_steps_run_quantized(trained_gpt, scheme, activations, tmp_path):
+    """compile=True on quantised models gives the eager tokens, loaded from a directory too (int4's tiles are
+    made before the graph: inside it they would be made again every step)."""
     import copy
 
     model, period = trained_gpt
-    quantized = zoo.quantize(copy.deepcopy(model), "int8")
+    quantized = zoo.quantize(copy.deepcopy(model), scheme, activations=activations)
+    quantized.save_pretrained(tmp_path)
     prompt = period[None, :5]
-    assert torch.equal(zoo.generate(quantized, prompt, 16, compile=True), zoo.generate(quantized, prompt, 16))
+    expected = zoo.generate(quantized, prompt, 16)
+    assert torch.equal(zoo.generate(quantized, prompt, 16, compile=True), expected)
+    assert torch.equal(zoo.generate(zoo.load_pretrained(tmp_path).eval(), prompt, 16, compile=True), expected)
 
 
 def test_gradients_reach_the_input_not_the_integers():

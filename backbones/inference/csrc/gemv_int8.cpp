@@ -218,6 +218,38 @@ void rows(const Args& a, int64_t row_begin, int64_t row_end) {
   }
 }
 
+// x rows (R, K) quantised to int8 into xq (R, K_pad, zero past K), each with its scale max |x| / 127 (1 for a
+// row of zeros) in sc: q = x / scale rounded half to even, as torch.round(x / scale) does (an IEEE division, not
+// a multiplication by the reciprocal, so the two agree bit for bit).
+void quantize_rows(const float* x, int64_t r, int64_t k_len, int8_t* xq, float* sc) {
+  const int64_t k_pad = (k_len + 63) / 64 * 64, k8 = k_len - k_len % 8;
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  for (int64_t i = 0; i < r; ++i) {
+    const float* row = x + i * k_len;
+    __m256 top8 = _mm256_setzero_ps();
+    for (int64_t k = 0; k < k8; k += 8) top8 = _mm256_max_ps(top8, _mm256_andnot_ps(sign, _mm256_loadu_ps(row + k)));
+    float lanes[8];
+    _mm256_storeu_ps(lanes, top8);
+    float top = 0.0f;
+    for (float v : lanes) top = std::max(top, v);
+    for (int64_t k = k8; k < k_len; ++k) top = std::max(top, std::fabs(row[k]));
+    const float scale = top > 0.0f ? top / 127.0f : 1.0f;
+    sc[i] = scale;
+    const __m256 scale8 = _mm256_set1_ps(scale);
+    int8_t* out = xq + i * k_pad;
+    for (int64_t k = 0; k < k8; k += 8) {
+      const __m256 q = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(row + k), scale8),
+                                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      const __m256i q32 = _mm256_cvtps_epi32(q);  // |q| <= 127: packing never saturates
+      const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q32), _mm256_extracti128_si256(q32, 1));
+      const int64_t bytes = _mm_cvtsi128_si64(_mm_packs_epi16(q16, q16));
+      std::memcpy(out + k, &bytes, 8);
+    }
+    for (int64_t k = k8; k < k_len; ++k) out[k] = static_cast<int8_t>(std::nearbyint(row[k] / scale));
+    std::memset(out + k_len, 0, k_pad - k_len);
+  }
+}
+
 #pragma GCC pop_options
 }  // namespace int8_avx2
 
@@ -231,23 +263,6 @@ RowsFn pick(int64_t r) {
 
 #define ZOO_ROWS_TABLE(ns) \
   pick<ns::rows<1>, ns::rows<2>, ns::rows<3>, ns::rows<4>, ns::rows<5>, ns::rows<6>, ns::rows<7>, ns::rows<8>>
-
-// x rows quantised to int8, each with its scale max |x| / 127 (round half to even), zero-padded to a
-// multiple of 64 features.
-void quantize_rows(const at::Tensor& xf, int64_t r, int64_t k_len, std::vector<int8_t>& xq, std::vector<float>& sc) {
-  const int64_t k_pad = (k_len + 63) / 64 * 64;
-  xq.assign(r * k_pad, 0);
-  sc.assign(r, 0.0f);
-  const float* x = xf.data_ptr<float>();
-  for (int64_t i = 0; i < r; ++i) {
-    float top = 0.0f;
-    for (int64_t k = 0; k < k_len; ++k) top = std::max(top, std::fabs(x[i * k_len + k]));
-    const float scale = top > 0.0f ? top / 127.0f : 1.0f;
-    sc[i] = scale;
-    for (int64_t k = 0; k < k_len; ++k)
-      xq[i * k_pad + k] = static_cast<int8_t>(std::nearbyint(x[i * k_len + k] / scale));
-  }
-}
 
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::Tensor& scales,
                      const c10::optional<at::Tensor>& bias, int64_t mode) {
@@ -280,8 +295,9 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::T
 
   const at::Tensor xf = x.to(at::kFloat).contiguous();
   at::Tensor y = at::empty({r, n_len}, x.options().dtype(at::kFloat));
-  std::vector<int8_t> xq;
-  std::vector<float> x_scales;
+  // Reused across calls on this thread: decoding makes hundreds of these a token.
+  thread_local std::vector<int8_t> xq;
+  thread_local std::vector<float> x_scales;
   Args a{r, k_len, n_len, qweight.data_ptr<int8_t>(), scales.data_ptr<float>(),
          bias.has_value() ? bias->data_ptr<float>() : nullptr, y.data_ptr<float>(), xf.data_ptr<float>(),
          nullptr, nullptr};
@@ -289,7 +305,9 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::T
   if (mode == 0) {
     fn = avx512 ? ZOO_ROWS_TABLE(f32_avx512)(r) : ZOO_ROWS_TABLE(f32_avx2)(r);
   } else {
-    quantize_rows(xf, r, k_len, xq, x_scales);
+    xq.resize(r * ((k_len + 63) / 64 * 64));
+    x_scales.resize(r);
+    int8_avx2::quantize_rows(xf.data_ptr<float>(), r, k_len, xq.data(), x_scales.data());
     a.xq = xq.data();
     a.x_scales = x_scales.data();
     fn = mode == 1 ? ZOO_ROWS_TABLE(vnni_avx512)(r) : ZOO_ROWS_TABLE(int8_avx2)(r);
