@@ -56,34 +56,35 @@ inline void finish(const Args& a, int64_t n, int r, float sum, float x_scale) {
   a.y[r * a.n_len + n] = sum * x_scale * a.scales[n] + b;
 }
 
+// A step of up to 64 weight bytes, zeros past `left` (the tail of a row), for the loads that cannot mask.
+inline void copy_tail(const int8_t* row, int64_t left, int8_t* out, int64_t size) {
+  std::memset(out, 0, size);
+  std::memcpy(out, row, left);
+}
+
 namespace f32_avx512 {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl")
 
-template <int R>
-void rows(const Args& a, int64_t row_begin, int64_t row_end) {
-  const int64_t k_full = a.k_len - a.k_len % 16;
-  for (int64_t n = row_begin; n < row_end; n += kRows) {
-    const int64_t m = std::min(kRows, row_end - n);
-    __m512 acc[kRows][R];
-    for (int64_t i = 0; i < kRows; ++i)
-      for (int r = 0; r < R; ++r) acc[i][r] = _mm512_setzero_ps();
-    const int8_t* base = a.w + n * a.k_len;
-    for (int64_t k = 0; k < a.k_len; k += 16) {
-      const __mmask16 mask = k < k_full ? (__mmask16)0xFFFF : (__mmask16)((1u << (a.k_len - k)) - 1);
-      __m512 xv[R];
-      for (int r = 0; r < R; ++r) xv[r] = _mm512_maskz_loadu_ps(mask, a.xf + r * a.k_len + k);
-      for (int64_t i = 0; i < m; ++i) {
-        const int8_t* row = base + i * a.k_len + k;
-        if (k % 64 == 0) prefetch(row, kRows * a.k_len);
-        const __m512 wv = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask, row)));
-        for (int r = 0; r < R; ++r) acc[i][r] = _mm512_fmadd_ps(wv, xv[r], acc[i][r]);
-      }
-    }
-    for (int64_t i = 0; i < m; ++i)
-      for (int r = 0; r < R; ++r) finish(a, n + i, r, _mm512_reduce_add_ps(acc[i][r]), 1.0f);
+struct Mode {  // weight-only: int8 widened to float, fp32 FMA, 16 lanes
+  static constexpr int64_t kStep = 16;
+  using X = __m512;
+  using W = __m512;
+  using Acc = __m512;
+  static __mmask16 mask(int64_t left) { return left == kStep ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1); }
+  static X load_x(const Args& a, int r, int64_t k, int64_t left) {
+    return _mm512_maskz_loadu_ps(mask(left), a.xf + r * a.k_len + k);
   }
-}
+  static W load_w(const int8_t* row, int64_t left) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask(left), row)));
+  }
+  static Acc zero() { return _mm512_setzero_ps(); }
+  static Acc madd(Acc acc, W w, X x) { return _mm512_fmadd_ps(w, x, acc); }
+  static float reduce(Acc acc) { return _mm512_reduce_add_ps(acc); }
+  static float x_scale(const Args&, int) { return 1.0f; }
+};
+
+#include "gemv_int8_rows.inc"
 
 #pragma GCC pop_options
 }  // namespace f32_avx512
@@ -92,42 +93,35 @@ namespace f32_avx2 {
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-inline float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-  return _mm_cvtss_f32(s);
-}
-
-template <int R>
-void rows(const Args& a, int64_t row_begin, int64_t row_end) {
-  const int64_t k_full = a.k_len - a.k_len % 8;
-  for (int64_t n = row_begin; n < row_end; n += kRows) {
-    const int64_t m = std::min(kRows, row_end - n);
-    __m256 acc[kRows][R];
-    for (int64_t i = 0; i < kRows; ++i)
-      for (int r = 0; r < R; ++r) acc[i][r] = _mm256_setzero_ps();
-    const int8_t* base = a.w + n * a.k_len;
-    for (int64_t k = 0; k < k_full; k += 8) {
-      for (int64_t i = 0; i < m; ++i) {
-        const int8_t* row = base + i * a.k_len + k;
-        if (k % 64 == 0) prefetch(row, kRows * a.k_len);
-        int64_t bytes;
-        std::memcpy(&bytes, row, 8);
-        const __m256 wv = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_cvtsi64_si128(bytes)));
-        for (int r = 0; r < R; ++r) acc[i][r] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(a.xf + r * a.k_len + k), acc[i][r]);
-      }
-    }
-    for (int64_t i = 0; i < m; ++i) {
-      const int8_t* row = base + i * a.k_len;
-      for (int r = 0; r < R; ++r) {
-        float sum = hsum(acc[i][r]);
-        for (int64_t k = k_full; k < a.k_len; ++k) sum += static_cast<float>(row[k]) * a.xf[r * a.k_len + k];
-        finish(a, n + i, r, sum, 1.0f);
-      }
-    }
+struct Mode {  // weight-only: int8 widened to float, fp32 FMA, 8 lanes
+  static constexpr int64_t kStep = 8;
+  using X = __m256;
+  using W = __m256;
+  using Acc = __m256;
+  static X load_x(const Args& a, int r, int64_t k, int64_t left) {
+    const __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm256_maskload_ps(a.xf + r * a.k_len + k, lanes);  // lanes past `left` load as 0, never fault
   }
-}
+  static W load_w(const int8_t* row, int64_t left) {
+    int8_t bytes[kStep];
+    if (left == kStep) std::memcpy(bytes, row, kStep); else copy_tail(row, left, bytes, kStep);
+    int64_t word;
+    std::memcpy(&word, bytes, kStep);
+    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_cvtsi64_si128(word)));
+  }
+  static Acc zero() { return _mm256_setzero_ps(); }
+  static Acc madd(Acc acc, W w, X x) { return _mm256_fmadd_ps(w, x, acc); }
+  static float reduce(Acc v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return _mm_cvtss_f32(s);
+  }
+  static float x_scale(const Args&, int) { return 1.0f; }
+};
+
+#include "gemv_int8_rows.inc"
 
 #pragma GCC pop_options
 }  // namespace f32_avx2
@@ -136,38 +130,32 @@ namespace vnni_avx512 {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512vnni")
 
-template <int R>
-void rows(const Args& a, int64_t row_begin, int64_t row_end) {
-  const int64_t k_pad = (a.k_len + 63) / 64 * 64;  // x_q's row stride: zeros past K
-  const int64_t k_full = a.k_len - a.k_len % 64;
-  const __m512i zero = _mm512_setzero_si512();
-  for (int64_t n = row_begin; n < row_end; n += kRows) {
-    const int64_t m = std::min(kRows, row_end - n);
-    __m512i acc[kRows][R];
-    for (int64_t i = 0; i < kRows; ++i)
-      for (int r = 0; r < R; ++r) acc[i][r] = zero;
-    const int8_t* base = a.w + n * a.k_len;
-    for (int64_t k = 0; k < a.k_len; k += 64) {
-      const __mmask64 mask = k < k_full ? ~0ull : ((1ull << (a.k_len - k)) - 1);
-      __m512i xv[R];
-      for (int r = 0; r < R; ++r) xv[r] = _mm512_loadu_si512(a.xq + r * k_pad + k);
-      for (int64_t i = 0; i < m; ++i) {
-        const int8_t* row = base + i * a.k_len + k;
-        prefetch(row, kRows * a.k_len);
-        const __m512i wv = _mm512_maskz_loadu_epi8(mask, row);
-        const __m512i magnitude = _mm512_abs_epi8(wv);          // |q| as unsigned bytes
-        const __mmask64 negative = _mm512_movepi8_mask(wv);     // q < 0
-        for (int r = 0; r < R; ++r) {
-          const __m512i signed_x = _mm512_mask_sub_epi8(xv[r], negative, zero, xv[r]);  // x_q with q's sign
-          acc[i][r] = _mm512_dpbusd_epi32(acc[i][r], magnitude, signed_x);
-        }
-      }
-    }
-    for (int64_t i = 0; i < m; ++i)
-      for (int r = 0; r < R; ++r)
-        finish(a, n + i, r, static_cast<float>(_mm512_reduce_add_epi32(acc[i][r])), a.x_scales[r]);
+struct Mode {  // dynamic int8: |q| times x_q with q's sign, 64 products a vpdpbusd
+  static constexpr int64_t kStep = 64;
+  struct W {
+    __m512i magnitude;  // |q| as unsigned bytes
+    __mmask64 negative;  // q < 0
+  };
+  using X = __m512i;
+  using Acc = __m512i;
+  static X load_x(const Args& a, int r, int64_t k, int64_t) {  // x_q rows are zero-padded to 64
+    return _mm512_loadu_si512(a.xq + r * ((a.k_len + 63) / 64 * 64) + k);
   }
-}
+  static W load_w(const int8_t* row, int64_t left) {
+    const __mmask64 m = left == kStep ? ~0ull : ((1ull << left) - 1);
+    const __m512i w = _mm512_maskz_loadu_epi8(m, row);
+    return {_mm512_abs_epi8(w), _mm512_movepi8_mask(w)};
+  }
+  static Acc zero() { return _mm512_setzero_si512(); }
+  static Acc madd(Acc acc, const W& w, X x) {
+    const __m512i signed_x = _mm512_mask_sub_epi8(x, w.negative, _mm512_setzero_si512(), x);
+    return _mm512_dpbusd_epi32(acc, w.magnitude, signed_x);
+  }
+  static float reduce(Acc acc) { return static_cast<float>(_mm512_reduce_add_epi32(acc)); }
+  static float x_scale(const Args& a, int r) { return a.x_scales[r]; }
+};
+
+#include "gemv_int8_rows.inc"
 
 #pragma GCC pop_options
 }  // namespace vnni_avx512
@@ -176,47 +164,35 @@ namespace int8_avx2 {
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-inline int32_t hsum(__m256i v) {
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-  return _mm_cvtsi128_si32(s);
-}
-
-template <int R>
-void rows(const Args& a, int64_t row_begin, int64_t row_end) {
-  const int64_t k_pad = (a.k_len + 63) / 64 * 64;
-  const int64_t k_full = a.k_len - a.k_len % 32;
-  const __m256i ones = _mm256_set1_epi16(1);
-  for (int64_t n = row_begin; n < row_end; n += kRows) {
-    const int64_t m = std::min(kRows, row_end - n);
-    __m256i acc[kRows][R];
-    for (int64_t i = 0; i < kRows; ++i)
-      for (int r = 0; r < R; ++r) acc[i][r] = _mm256_setzero_si256();
-    const int8_t* base = a.w + n * a.k_len;
-    for (int64_t k = 0; k < k_full; k += 32) {
-      for (int64_t i = 0; i < m; ++i) {
-        const int8_t* row = base + i * a.k_len + k;
-        if (k % 64 == 0) prefetch(row, kRows * a.k_len);
-        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row));
-        const __m256i magnitude = _mm256_sign_epi8(wv, wv);
-        for (int r = 0; r < R; ++r) {
-          const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.xq + r * k_pad + k));
-          const __m256i pairs = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(xv, wv));  // int16, no saturation
-          acc[i][r] = _mm256_add_epi32(acc[i][r], _mm256_madd_epi16(pairs, ones));
-        }
-      }
-    }
-    for (int64_t i = 0; i < m; ++i) {
-      const int8_t* row = base + i * a.k_len;
-      for (int r = 0; r < R; ++r) {
-        int32_t sum = hsum(acc[i][r]);
-        for (int64_t k = k_full; k < a.k_len; ++k) sum += static_cast<int32_t>(row[k]) * a.xq[r * k_pad + k];
-        finish(a, n + i, r, static_cast<float>(sum), a.x_scales[r]);
-      }
-    }
+struct Mode {  // dynamic int8: vpmaddubsw on |q| and x_q with q's sign (pairs <= 2 x 127 x 127: no saturation)
+  static constexpr int64_t kStep = 32;
+  using W = __m256i;
+  using X = __m256i;
+  using Acc = __m256i;
+  static X load_x(const Args& a, int r, int64_t k, int64_t) {  // zero-padded to 64: a whole step is there
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.xq + r * ((a.k_len + 63) / 64 * 64) + k));
   }
-}
+  static W load_w(const int8_t* row, int64_t left) {
+    if (left == kStep) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row));
+    alignas(32) int8_t bytes[kStep];
+    copy_tail(row, left, bytes, kStep);
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(bytes));
+  }
+  static Acc zero() { return _mm256_setzero_si256(); }
+  static Acc madd(Acc acc, W w, X x) {
+    const __m256i pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w));
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+  }
+  static float reduce(Acc v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return static_cast<float>(_mm_cvtsi128_si32(s));
+  }
+  static float x_scale(const Args& a, int r) { return a.x_scales[r]; }
+};
+
+#include "gemv_int8_rows.inc"
 
 // x rows (R, K) quantised to int8 into xq (R, K_pad, zero past K), each with its scale max |x| / 127 (1 for a
 // row of zeros) in sc: q = x / scale rounded half to even, as torch.round(x / scale) does (an IEEE division, not
@@ -261,8 +237,9 @@ RowsFn pick(int64_t r) {
   return table[r - 1];
 }
 
-#define ZOO_ROWS_TABLE(ns) \
-  pick<ns::rows<1>, ns::rows<2>, ns::rows<3>, ns::rows<4>, ns::rows<5>, ns::rows<6>, ns::rows<7>, ns::rows<8>>
+#define ZOO_ROWS_TABLE(ns)                                                                            \
+  pick<ns::rows<ns::Mode, 1>, ns::rows<ns::Mode, 2>, ns::rows<ns::Mode, 3>, ns::rows<ns::Mode, 4>, \
+       ns::rows<ns::Mode, 5>, ns::rows<ns::Mode, 6>, ns::rows<ns::Mode, 7>, ns::rows<ns::Mode, 8>>
 
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::Tensor& scales,
                      const c10::optional<at::Tensor>& bias, int64_t mode) {
