@@ -140,11 +140,30 @@ def test_packed_and_fixed_shape_steps_give_the_same_tokens(monkeypatch):
     calls = eager_compiled_steps(monkeypatch)
     assert torch.equal(zoo.generate(ours, source, 12, attention_mask=mask, compile=True), want)
     assert calls and all(isinstance(p, torch.Tensor) for p in calls)
+    calls.clear()
+    assert torch.equal(zoo.generate(ours, source, 12, attention_mask=mask, num_beams=4, compile=True),
+                       zoo.generate(ours, source, 12, attention_mask=mask, num_beams=4))
+    assert calls
+
+
+def test_generate_decodes_a_training_model_without_dropout():
+    """A model in training mode (as load_pretrained returns it) is encoded and decoded in eval mode, then left
+    in training mode: its translations are the eval model's, whatever the strategy."""
+    ours = zoo.from_hf(hf_marian(dropout=0.3))
+    source, mask = padded_source()
+    want = {beams: zoo.generate(ours.eval(), source, 12, attention_mask=mask, num_beams=beams) for beams in (1, 4)}
+    ours.train()
+    with torch.no_grad():
+        assert not torch.equal(ours.encode(source, mask), ours.encode(source, mask))  # dropout is really on
+    for beams in (1, 4):
+        assert torch.equal(zoo.generate(ours, source, 12, attention_mask=mask, num_beams=beams), want[beams])
+        assert ours.training and all(m.training for m in ours.modules())
 
 
 @pytest.mark.slow
 def test_compiled_steps_give_the_eager_tokens():
-    """generate(compile=True) really compiled: the padded batch's greedy tokens, packed or not, int8 too."""
+    """generate(compile=True) really compiled: the padded batch's greedy tokens, packed or not, int8 too, and
+    beam search's (its reorders between compiled steps)."""
     ours = zoo.from_hf(hf_marian())
     source, mask = padded_source()
     want = zoo.generate(ours, source, 12, attention_mask=mask)
@@ -154,6 +173,8 @@ def test_compiled_steps_give_the_eager_tokens():
     quantized = zoo.quantize(copy.deepcopy(ours), "int8")
     assert torch.equal(zoo.generate(quantized, source, 12, attention_mask=mask, compile=True),
                        zoo.generate(quantized, source, 12, attention_mask=mask))
+    beams = zoo.generate(packed, source, 12, attention_mask=mask, num_beams=4)
+    assert torch.equal(zoo.generate(packed, source, 12, attention_mask=mask, num_beams=4, compile=True), beams)
 
 
 def test_presets_build_the_paper_shapes():

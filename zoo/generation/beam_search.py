@@ -23,7 +23,7 @@ from torch import nn
 
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import apply_repetition_penalty, ban_tokens
-from zoo.generation.session import Session
+from zoo.generation.session import Session, evaluating
 
 NEG = -1.0e9  # "impossible" score, finite so sums stay ordered
 
@@ -155,14 +155,12 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     _check_beam_options(config, model.vocab_size)
     b, k = input_ids.shape[0], config.num_beams
     prompts = input_ids.repeat_interleave(k, dim=0)  # (B*K, T) rows
-    was_training = model.training
-    model.eval()
     mask = None if attention_mask is None else attention_mask.repeat_interleave(k, 0)
-    session = Session(model, prompts, config.max_new_tokens, mask)
     rule = TransformersBeams(config, b, input_ids.shape[1], input_ids.device)
-    try:
-        run_beams(session, prompts, session.feed(prompts, keep=1)[:, -1], rule, config.max_new_tokens)
-    finally:
-        session.close()
-        model.train(was_training)
+    with evaluating(model):
+        session = Session(model, prompts, config.max_new_tokens, mask, compile=config.compile)
+        try:
+            run_beams(session, prompts, session.feed(prompts, keep=1)[:, -1], rule, config.max_new_tokens)
+        finally:
+            session.close()
     return torch.cat([input_ids, rule.finished.best(config.pad)], dim=1)

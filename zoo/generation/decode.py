@@ -14,7 +14,7 @@ from torch import nn
 
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import ban_tokens, choose, ends_with_stop
-from zoo.generation.session import Session
+from zoo.generation.session import Session, evaluating
 
 Rules = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]  # (logits (B, V), tokens so far (B, L)) -> logits
 
@@ -67,13 +67,11 @@ def stream(model: nn.Module, input_ids: torch.Tensor, config: GenerationConfig,
     (the first EOS id, else 0); the stream ends when every row has stopped.
     """
     config.check_ids(model.vocab_size)
-    was_training = model.training
-    model.eval()
-    session = Session(model, input_ids, config.max_new_tokens, attention_mask, compile=config.compile)
-    try:
-        logits = session.feed(input_ids, keep=1)[:, -1]
-        for token, _ in decode_steps(session, logits, input_ids, config, generator):
-            yield token
-    finally:
-        session.close()
-        model.train(was_training)
+    with evaluating(model):
+        session = Session(model, input_ids, config.max_new_tokens, attention_mask, compile=config.compile)
+        try:
+            logits = session.feed(input_ids, keep=1)[:, -1]
+            for token, _ in decode_steps(session, logits, input_ids, config, generator):
+                yield token
+        finally:
+            session.close()

@@ -14,6 +14,9 @@ Legend: B batch, T prompt length, n fed tokens, V vocabulary.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import torch
 from torch import nn
 
@@ -43,6 +46,20 @@ def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
         if bool(rows.any()):
             row = int(rows.nonzero()[0])
             raise ValueError(f"attention_mask row {row} has {what} ({_head(mask[row])}); expected {expected}")
+
+
+@contextmanager
+def evaluating(*models: nn.Module | None) -> Iterator[None]:
+    """The models in eval mode for the block (no dropout: decoding, and the encoding it starts from), each
+    back in its own mode after. eval() walks every module, so models already in eval mode are left alone."""
+    training = [model for model in models if model is not None and model.training]
+    for model in training:
+        model.eval()
+    try:
+        yield
+    finally:
+        for model in training:
+            model.train()
 
 
 def _head(row: torch.Tensor, n: int = 12) -> str:
@@ -106,7 +123,7 @@ class Session:
 
     def _static_step(self, tokens: torch.Tensor) -> torch.Tensor:
         """One token per row through the compiled step: positions and cache slot as tensors."""
-        start = self.length
+        start, tokens = self.length, tokens.contiguous()  # a column of a longer tensor would be a new stride
         slot = torch.tensor([start], device=tokens.device)  # (1,)
         positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
         if self.steps_run and self.skip_guards:

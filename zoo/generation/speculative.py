@@ -26,7 +26,7 @@ from torch import nn
 from zoo.generation.conditioned import BoundDecoder
 from zoo.generation.config import GenerationConfig
 from zoo.generation.sampling import choose, ends_with_stop, next_token_probs
-from zoo.generation.session import Session, check_prompt
+from zoo.generation.session import Session, check_prompt, evaluating
 
 
 @dataclass
@@ -131,23 +131,19 @@ def speculative_generate(target: nn.Module, draft: nn.Module, input_ids: torch.T
     Stops at an EOS id or a stop sequence (kept in the output), like `generate`.
     """
     _check_speculative(target, draft, input_ids, config, num_draft_tokens)
-    training = [model for model in (target, draft) if model.training]
-    for model in training:  # eval() walks every module: skip it when there is nothing to switch
-        model.eval()
     followers: list[_CatchUpSession] = []
-    try:
-        for model in (target, draft):
-            followers.append(_CatchUpSession(model, input_ids, config.max_new_tokens, attention_mask))
-            followers[-1].predict(input_ids, 1)  # prefill: the prompt exactly once
-        stats = SpeculativeStats()
-        tokens = _decode(*followers, input_ids, config, num_draft_tokens, generator, stats)
-        stats.target_forwards, stats.draft_forwards = (f.forwards for f in followers)
-        return tokens, stats
-    finally:
-        for follower in followers:
-            follower.session.close()
-        for model in training:
-            model.train()
+    with evaluating(target, draft):
+        try:
+            for model in (target, draft):
+                followers.append(_CatchUpSession(model, input_ids, config.max_new_tokens, attention_mask))
+                followers[-1].predict(input_ids, 1)  # prefill: the prompt exactly once
+            stats = SpeculativeStats()
+            tokens = _decode(*followers, input_ids, config, num_draft_tokens, generator, stats)
+            stats.target_forwards, stats.draft_forwards = (f.forwards for f in followers)
+            return tokens, stats
+        finally:
+            for follower in followers:
+                follower.session.close()
 
 
 def _decode(verifier: _CatchUpSession, drafter: _CatchUpSession, input_ids: torch.Tensor, config: GenerationConfig,

@@ -59,6 +59,7 @@ from data.vad import VadOptions, vad_options
 from data.whisper_tokenizer import WhisperTokenizer
 from zoo.generation.hallucination import WindowSpan, last_end, skip_silence
 from zoo.generation.segments import cut_segments, ends_with_single_timestamp
+from zoo.generation.session import evaluating
 from zoo.generation.speech_only import join_chunks, keep_speech, restore_times, speech_chunks
 from zoo.generation.transcribe_options import TranscribeOptions, check_decode_options, options_at
 from zoo.generation.whisper_decode import DecodingResult, audio_features, decode, default_tokenizer, detect_language
@@ -389,14 +390,10 @@ def transcribe(model: nn.Module, audio: AudioInput | list[AudioInput], *, tokeni
     tokenizer = tokenizer or default_tokenizer(model)
     _english_only(tokenizer, decode_options)
     transcriber = Transcriber(model, options, decode_options, tokenizer, generator)
-    was_training = model.training
-    model.eval()
-    try:
+    with evaluating(model):
         if not many and batch_size is not None:
             return _batched_long_form(transcriber, load_audio(audios[0]), vad_parameters)
         results = _speech_only(transcriber, audios, vad) if vad_filter else transcriber.run(audios)
-    finally:
-        model.train(was_training)
     return results if many else results[0]
 
 

@@ -39,7 +39,7 @@ from zoo.generation.conditioned import EncoderConditioned
 from zoo.generation.config import GenerationConfig
 from zoo.generation.decode import decode_steps
 from zoo.generation.ngram import ShallowFusion
-from zoo.generation.session import Session
+from zoo.generation.session import Session, evaluating
 from zoo.generation.whisper_beam import Candidates, whisper_beam_search
 from zoo.generation.whisper_rules import LogitRules, reads_as_ids, suppressed_tokens, whisper_rules
 from zoo.registry import check_ranges, check_values
@@ -374,9 +374,7 @@ def decode(model: nn.Module, mel: torch.Tensor,
     batch = 1 if mel.dim() == 2 else mel.shape[0]
     rows = per_row_options(options, batch, overrides)
     DecodingPlan(model, rows, tokenizer)  # check the options before running the encoder
-    was_training = model.training
-    model.eval()
-    try:
+    with evaluating(model):
         features = audio_features(model, mel, compile)  # (B, N, D)
         languages, probs = _languages(model, features, rows, tokenizer)
         if rows[0].task == "lang_id":
@@ -389,6 +387,4 @@ def decode(model: nn.Module, mel: torch.Tensor,
             plan = DecodingPlan(model, rows, tokenizer)
             found = _search_rows(plan, features, rows, generator, compile)
             results = [plan.result(f, lang, p, *row) for f, lang, p, row in zip(features, languages, probs, found)]
-    finally:
-        model.train(was_training)
     return results[0] if mel.dim() == 2 else results
