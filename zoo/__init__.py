@@ -8,13 +8,13 @@
 """
 from backbones.inference import pack_for_inference
 from zoo import ast, bert, clip, gpt, llama, llava, marian, vit, whisper  # noqa: F401  (each registers its family and presets)
-from zoo.convert import from_ct2, from_hf, from_timm, from_whisper, load_directory
+from zoo.convert import from_ct2, from_gguf, from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.generation.translate import translate
 from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.quantize import quantize
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 
-__all__ = ["GenerationConfig", "create_model", "from_ct2", "from_hf", "from_timm", "from_whisper", "generate",
-           "list_families", "list_models", "load_directory", "load_pretrained", "model_info", "pack_for_inference",
-           "quantize", "register_model", "save_pretrained", "stream", "transcribe", "translate"]
+__all__ = ["GenerationConfig", "create_model", "from_ct2", "from_gguf", "from_hf", "from_timm", "from_whisper",
+           "generate", "list_families", "list_models", "load_directory", "load_pretrained", "model_info",
+           "pack_for_inference", "quantize", "register_model", "save_pretrained", "stream", "transcribe", "translate"]

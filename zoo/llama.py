@@ -12,6 +12,7 @@ from backbones.frontends.tokens import TokenEmbedding
 from backbones.init import init_weights
 from backbones.positions import RotaryEmbedding
 from backbones.transformer import Transformer
+from data.tokenization import load_tokenizer
 from heads.lm import CausalLMHead
 from zoo.causal_lm import CausalLM
 from zoo.registry import register_family, register_model
@@ -37,6 +38,10 @@ class LlamaConfig:
 
 
 class Llama(CausalLM):
+    # A Llama may carry its tokenizer (`model.tokenizer`: a GGUF file's); save_pretrained writes it and
+    # load_pretrained reads it back from tokenizer.json.
+    load_tokenizer = staticmethod(load_tokenizer)
+
     def __init__(self, config: LlamaConfig):
         head_dim = config.head_dim or config.dim // config.num_heads
         spec = BlockSpec(dim=config.dim, num_heads=config.num_heads, num_kv_heads=config.num_kv_heads,

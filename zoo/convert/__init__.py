@@ -5,7 +5,8 @@ directory (config.json + model.safetensors, sharded safetensors, or
 pytorch_model.bin) and returns our model with the same weights.
 `from_timm(model)` takes a timm VisionTransformer instance.
 `from_whisper(obj)` takes an openai-whisper model, its checkpoint dict or its .pt file.
-`from_ct2(path)` takes a CTranslate2 (faster-whisper) Whisper directory.
+`from_ct2(path)` takes a CTranslate2 (faster-whisper) Whisper directory; `from_gguf(path)` a llama.cpp GGUF file
+(LLaMA family).
 `load_directory(path)` takes our save_pretrained directory, an HF one or a CTranslate2 one.
 """
 from __future__ import annotations
@@ -15,13 +16,14 @@ from pathlib import Path
 from torch import nn
 
 from zoo.convert.ct2_whisper import from_ct2
+from zoo.convert.gguf import from_gguf
 from zoo.convert.hf import from_hf
 from zoo.convert.openai_whisper import from_whisper
 from zoo.convert.timm_vit import from_timm
 from zoo.io import read_json
 from zoo.pretrained import CONFIG_NAME, load_pretrained
 
-__all__ = ["from_ct2", "from_hf", "from_timm", "from_whisper", "load_directory"]
+__all__ = ["from_ct2", "from_gguf", "from_hf", "from_timm", "from_whisper", "load_directory"]
 
 
 def load_directory(directory: str | Path) -> nn.Module:
