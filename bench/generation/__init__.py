@@ -3,6 +3,7 @@
 
     decode       greedy decoding throughput, ours (as created, packed, compiled) vs transformers
     decode_bf16  the same in bf16: ours (as created, packed, packed+compiled) vs transformers in bf16
+    quantized    ours int8 and int4 (packed, compiled) vs our bf16, CTranslate2 int8 and transformers
     bound        this machine's memory bandwidth and the batch-1 tokens/s it allows; ours as a %
     bf16         our decoding with bf16 weights vs our fp32, batch 1
     context      one cached decoding step at position ~1000 vs ~100
@@ -19,12 +20,12 @@ import time
 import torch
 
 from bench.config import GenerationBench
-from bench.generation import bf16, bound, context, decode, decode_bf16, speculative
+from bench.generation import bf16, bound, context, decode, decode_bf16, quantized, speculative
 from bench.machine import cpu_seconds, machine, others_share
 from bench.references import reference_pair
 from bench.report import machine_line
 
-SECTIONS = ("decode", "decode_bf16", "bound", "bf16", "context", "speculative")
+SECTIONS = ("decode", "decode_bf16", "quantized", "bound", "bf16", "context", "speculative")
 
 
 def warn_if_busy() -> float:
@@ -48,12 +49,14 @@ def run(config: GenerationBench) -> dict:
     sections, big = config.gen_sections, config.gen_models[-1]
     # No inference_mode around the sections: generate() runs as a user calls it (it uses no_grad itself).
     pairs = {}
-    if {"decode", "decode_bf16", "bound", "bf16", "context"} & set(sections):
+    if {"decode", "decode_bf16", "quantized", "bound", "bf16", "context"} & set(sections):
         pairs = {name: reference_pair(name) for name in config.gen_models}
     if "decode" in sections:
         results["decode"] = decode.run(config, pairs)
     if "decode_bf16" in sections:
         results["decode_bf16"] = decode_bf16.run(config, pairs)
+    if "quantized" in sections:
+        results["quantized"] = quantized.run(config, pairs)
     for name, section in (("bf16", bf16), ("bound", bound), ("context", context)):
         if name in sections:
             results[name] = {**section.run(config, pairs[big][0]), "model": big}
@@ -69,7 +72,8 @@ def run(config: GenerationBench) -> dict:
 def report(results: dict, config: GenerationBench) -> str:
     """The Markdown of the sections in `results`, in SECTIONS order, and the machine line."""
     parts = [module.report(results[name], config)
-             for name, module in (("decode", decode), ("decode_bf16", decode_bf16), ("bound", bound), ("bf16", bf16),
+             for name, module in (("decode", decode), ("decode_bf16", decode_bf16), ("quantized", quantized),
+                                  ("bound", bound), ("bf16", bf16),
                                   ("context", context), ("speculative", speculative)) if results.get(name)]
     share = results["others_cpu_share"]
     parts.append(f"\n{machine_line(results['machine'], share)}; generation benchmark took {results['wall_s']:.0f} s")
