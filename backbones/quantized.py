@@ -11,22 +11,24 @@ per output row (int8) or per group of `group_size` inputs of a row (int4); input
 - int4: scale = max |w| of the group / 7, q = round(w / scale) in [-7, 7], stored as q + 8 in a nibble, two
   per byte, the even input first (low nibble) then the odd one.
 
-The dequantised weight is q * scale (`dequantize`). int8 layers multiply activations one of two ways
+The dequantised weight is q * scale (`dequantize`). Layers multiply activations one of two ways
 (`activations`), each a kernel by the number of rows R (`kernel`; why_not says why none runs):
 
 - "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
-  products, scaled back: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI, else AVX2;
-  per-row scales); more, fbgemm's dynamic int8 GEMM (torch.ops.quantized.linear_dynamic: one scale for
-  all rows) on a prepacked copy of the weight made on first use;
-- "float": activations as they come, exact up to summation order: zoo::gemv_int8's weight-only mode for 1 to
-  GEMV_ROWS rows; more, torch's aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32.
+  products, scaled back. int8 weights: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI,
+  else AVX2; per-row scales); more, fbgemm's dynamic int8 GEMM (torch.ops.quantized.linear_dynamic: one scale
+  for all rows) on a prepacked copy of the weight made on first use. int4 weights: our zoo::gemv_int4 for any
+  R, 8 rows at a time;
+- "float": activations as they come, exact up to summation order. int8: zoo::gemv_int8's weight-only mode for
+  1 to GEMV_ROWS rows; more, torch's aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in
+  fp32. int4: torch's aten._weight_int4pack_mm_for_cpu on its packed tiles.
 
 Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md):
 one row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only
 (widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; fbgemm's GEMM
-runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. The cost is the activations' rounding: each moves
-by at most half its row's step. int4 layers run torch's int4 kernel (aten._weight_int4pack_mm_for_cpu) on
-its packed tiles, with float activations.
+runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. For int4 the gap is wider: zoo::gemv_int4 takes
+0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower than ours on 16-64
+rows). The cost is the activations' rounding: each moves by at most half its row's step.
 
 With gradients (QLoRA: the frozen base of an adapter), on other devices or dtypes, every layer runs F.linear
 on the dequantised weight, so gradients reach the input and never the frozen integers.
@@ -130,7 +132,7 @@ class QuantizedLinear(nn.Module):
                  group_size: int | None = None, device=None, activations: str = "int8") -> None:
         super().__init__()
         self.group_size = check_scheme(scheme, group_size, in_features)
-        self.activations = "float" if scheme == "int4" else check_activations(activations)
+        self.activations = check_activations(activations)
         self.in_features, self.out_features, self.scheme = in_features, out_features, scheme
         if scheme == "int8":
             qweight = torch.zeros(out_features, in_features, dtype=torch.int8, device=device)
@@ -167,47 +169,57 @@ class QuantizedLinear(nn.Module):
 
     def kernel(self, x: torch.Tensor) -> str:
         """Which path a call on x takes (the module docstring's table; why_not says why not a kernel)."""
-        if self.why_not(x) is not None:
-            return "dequantize"
-        if self.scheme == "int4":  # a compiled graph cannot make the tiles: prepare() made them before
-            compiling = torch.compiler.is_compiling()
-            return "int4" if not compiling or ("int4", compute_dtype(x, x)) in self._copies else "dequantize"
-        rows = x.numel() // self.in_features
-        ours = rows <= gemv.MAX_ROWS and gemv.loaded()
-        if self.activations == "float":
-            if ours and few_rows(x):
-                return "gemv_float"
-            return "int8" if compute_dtype(x, x) == torch.bfloat16 else "dequantize"
-        if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK
-                     or torch.compiler.is_compiling()):
-            return "gemv_int8"
-        if torch.compiler.is_compiling() or not FBGEMM:
-            return "int8"  # an aten op the compiler traces (fbgemm's packed weights are an opaque object)
-        return "fbgemm"
+        return self._route(x)[0]
 
     def why_not(self, x: torch.Tensor) -> str | None:
-        """Why no integer kernel can take x, in one line; None where one runs."""
+        """Why no integer kernel takes x, in one line (the weight is dequantised); None where one does."""
+        return self._route(x)[1]
+
+    def _route(self, x: torch.Tensor) -> tuple[str, str | None]:
+        """(the path a call on x takes, why that is no integer kernel: None where it is one)."""
         if torch.is_grad_enabled():
-            return "gradients are on: F.linear on the dequantised weight carries them to the input"
+            return "dequantize", "gradients are on: F.linear on the dequantised weight carries them to the input"
         if not x.is_cpu:
-            return f"the integer kernels here are CPU ones; x is on {x.device}"
+            return "dequantize", f"the integer kernels here are CPU ones; x is on {x.device}"
         dtype = compute_dtype(x, x)
         if dtype not in (torch.float32, torch.bfloat16):
-            return f"they compute in float32 or bfloat16, not {dtype}"
+            return "dequantize", f"they compute in float32 or bfloat16, not {dtype}"
         if x.numel() == 0:
-            return "x is empty"
-        if self.scheme == "int4" and self.out_features % INT4_TILE:
-            return f"torch's int4 kernel tiles {INT4_TILE} outputs; {self.out_features} is not a multiple"
-        return None
+            return "dequantize", "x is empty"
+        rows, compiling = x.numel() // self.in_features, torch.compiler.is_compiling()
+        ours = rows <= gemv.MAX_ROWS and gemv.loaded()
+        if self.activations == "int8":
+            if self.scheme == "int4" and gemv.loaded():  # any rows: 8 at a time beat torch's int4 kernel
+                return "gemv_int4", None
+            if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK or compiling):
+                return "gemv_int8", None
+            if self.scheme == "int8":  # under compile, an aten op the compiler traces (fbgemm's weight is opaque)
+                return ("int8" if compiling or not FBGEMM else "fbgemm"), None
+        if self.scheme == "int4":  # float activations, or more rows than ours takes: torch's int4 kernel
+            if self.out_features % INT4_TILE:
+                return "dequantize", (f"torch's int4 kernel tiles {INT4_TILE} outputs; {self.out_features} is not "
+                                      "a multiple (and zoo::gemv_int4, which takes any, multiplies int8 activations "
+                                      f"and is {'not built' if self.activations == 'int8' else 'not asked for'})")
+            if compiling and ("int4", dtype) not in self._copies:
+                return "dequantize", ("torch's int4 tiles were not made before compiling (prepare(), which "
+                                      "zoo.quantize and load_pretrained call)")
+            return "int4", None
+        if ours and few_rows(x):
+            return "gemv_float", None
+        if dtype == torch.bfloat16:
+            return "int8", None
+        return "dequantize", (f"float activations in float32 over {rows} rows: torch's weight-only int8 kernel "
+                              "computes in bfloat16 (autocast or bf16 inputs reach it)")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x (..., K) -> (..., N), in autocast's dtype where it is on, else x's."""
         dtype = compute_dtype(x, x)  # autocast's, else x's own
         kernel = self.kernel(x)
-        if kernel in ("gemv_int8", "gemv_float"):
-            mode = "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE
-            return gemv.linear_int8(x.to(dtype), self.qweight, self.scales.float(),
-                                    None if self.bias is None else self.bias.float(), mode)
+        if kernel.startswith("gemv_"):
+            linear = gemv.linear_int4 if kernel == "gemv_int4" else gemv.linear_int8
+            bias = None if self.bias is None else self.bias.float()
+            return linear(x.to(dtype), self.qweight, self.scales.float(), bias,
+                          "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE)
         bias = None if self.bias is None else self.bias.to(dtype)
         if kernel == "dequantize":
             return F.linear(x.to(dtype), self.dequantize(dtype), bias)

@@ -106,10 +106,6 @@ def prepare_kernels(model: nn.Module) -> None:
 
 
 def _activations(scheme: str, activations: str | None) -> str:
-    if scheme == "int4":
-        if activations not in (None, "float"):
-            raise QuantizationError(f"int4 layers multiply float activations; activations={activations!r} is int8's")
-        return "float"
     return check_activations("int8" if activations is None else activations)
 
 

@@ -29,9 +29,7 @@
 
 namespace {
 
-constexpr int64_t kMinTaskBytes = 1 << 16;  // smallest share of the weight worth a thread
-constexpr int64_t kMaxRows = 8;
-constexpr int64_t kRows = 4;  // weight rows streamed together (and a thread's unit of work)
+#include "int_weights.inc"
 
 // What every mode's kernel gets: its share [row_begin, row_end) of the weight rows.
 struct Args {
@@ -45,11 +43,6 @@ struct Args {
   const float* x_scales;  // modes 1, 2: (R,)
 };
 
-// Prefetch the byte `ahead` past p; the address is formed as an integer (past the weight's end near its last
-// rows, which a prefetch never faults on), so no out-of-range pointer is made.
-inline void prefetch(const int8_t* p, int64_t ahead) {
-  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) + ahead), _MM_HINT_T0);
-}
 
 inline void finish(const Args& a, int64_t n, int r, float sum, float x_scale) {
   const float b = a.bias != nullptr ? a.bias[n] : 0.0f;
@@ -194,37 +187,7 @@ struct Mode {  // dynamic int8: vpmaddubsw on |q| and x_q with q's sign (pairs <
 
 #include "gemv_int8_rows.inc"
 
-// x rows (R, K) quantised to int8 into xq (R, K_pad, zero past K), each with its scale max |x| / 127 (1 for a
-// row of zeros) in sc: q = x / scale rounded half to even, as torch.round(x / scale) does (an IEEE division, not
-// a multiplication by the reciprocal, so the two agree bit for bit).
-void quantize_rows(const float* x, int64_t r, int64_t k_len, int8_t* xq, float* sc) {
-  const int64_t k_pad = (k_len + 63) / 64 * 64, k8 = k_len - k_len % 8;
-  const __m256 sign = _mm256_set1_ps(-0.0f);
-  for (int64_t i = 0; i < r; ++i) {
-    const float* row = x + i * k_len;
-    __m256 top8 = _mm256_setzero_ps();
-    for (int64_t k = 0; k < k8; k += 8) top8 = _mm256_max_ps(top8, _mm256_andnot_ps(sign, _mm256_loadu_ps(row + k)));
-    float lanes[8];
-    _mm256_storeu_ps(lanes, top8);
-    float top = 0.0f;
-    for (float v : lanes) top = std::max(top, v);
-    for (int64_t k = k8; k < k_len; ++k) top = std::max(top, std::fabs(row[k]));
-    const float scale = top > 0.0f ? top / 127.0f : 1.0f;
-    sc[i] = scale;
-    const __m256 scale8 = _mm256_set1_ps(scale);
-    int8_t* out = xq + i * k_pad;
-    for (int64_t k = 0; k < k8; k += 8) {
-      const __m256 q = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(row + k), scale8),
-                                       _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      const __m256i q32 = _mm256_cvtps_epi32(q);  // |q| <= 127: packing never saturates
-      const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q32), _mm256_extracti128_si256(q32, 1));
-      const int64_t bytes = _mm_cvtsi128_si64(_mm_packs_epi16(q16, q16));
-      std::memcpy(out + k, &bytes, 8);
-    }
-    for (int64_t k = k8; k < k_len; ++k) out[k] = static_cast<int8_t>(std::nearbyint(row[k] / scale));
-    std::memset(out + k_len, 0, k_pad - k_len);
-  }
-}
+#include "quantize_rows.inc"
 
 #pragma GCC pop_options
 }  // namespace int8_avx2
