@@ -45,11 +45,13 @@ _BLOCK = {"attn_norm": "norm1", "ffn_norm": "norm2", "attn_q": "attn.q_proj", "a
           "ffn_down": "ffn.down"}
 
 
-def from_gguf(path: str | os.PathLike) -> torch.nn.Module:
+def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Module:
     """A LLaMA-family GGUF file -> our Llama in eval mode, its tokenizer as `model.tokenizer` (with the file's
     chat template; None where the file has no vocabulary). Q4_0 linear weights stay int4 (module docstring);
-    other quantised types are dequantized, with a warning naming them. Raises FileNotFoundError,
-    CorruptCheckpointError for a file that is not GGUF or is truncated, UnsupportedConfigError for an
+    other quantised types are dequantized, with a warning naming them. activations: what the int4 layers multiply,
+    "int8" (quantised per row on the fly, as llama.cpp multiplies Q4_0 weights by Q8 activations; our fast
+    kernel) or "float" (exact: transformers' dequantized model's output up to summation order). Raises
+    FileNotFoundError, CorruptCheckpointError for a file that is not GGUF or is truncated, UnsupportedConfigError for an
     architecture, tensor type or feature we do not run."""
     import gguf  # the reader and the dequantizers; an optional dependency of the zoo
 
@@ -90,7 +92,8 @@ def from_gguf(path: str | os.PathLike) -> torch.nn.Module:
                            for kind, names in sorted(dequantized.items()))
         warnings.warn(f"{source}: tensors dequantized to float32 (zoo runs only Q4_0 as integers): {listed}",
                       stacklevel=2)
-    quantization = {"scheme": "int4", "group_size": GROUP, "modules": int4} if int4 else None
+    quantization = (None if not int4 else
+                    {"scheme": "int4", "group_size": GROUP, "activations": activations, "modules": int4})
     model = build_converted(config, state, source, quantization)
     # A file without a vocabulary (llama.cpp writes one always; other tools may not) loads without a tokenizer.
     model.tokenizer = tokenizer_from_gguf(meta) if "tokenizer.ggml.tokens" in meta else None
