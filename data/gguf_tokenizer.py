@@ -91,9 +91,7 @@ def tokenizer_from_gguf(metadata: Mapping[str, Any]) -> Tokenizer:
     add_eos = bool(metadata.get("tokenizer.ggml.add_eos_token", False))
     backend.post_processor = _bos_eos_template(backend, roles.get("bos") if add_bos else None,
                                                roles.get("eos") if add_eos else None)
-    tokenizer = Tokenizer(backend, roles)
-    tokenizer.chat_template = metadata.get("tokenizer.chat_template")
-    return tokenizer
+    return Tokenizer(backend, roles, metadata.get("tokenizer.chat_template"))
 
 
 def _byte_spelling() -> list[str]:

@@ -27,6 +27,7 @@ import tokenizers
 from tokenizers import decoders, models, normalizers, pre_tokenizers, processors, trainers
 
 EOT = "<|endoftext|>"
+CHAT_TEMPLATE_NAME = "chat_template.jinja"
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 # Token strings tried, in order, for each special role when no config names it.
@@ -50,13 +51,16 @@ class Tokenizer:
     BPE: adds nothing); pass add_special_tokens=False for raw pieces.
     """
 
-    def __init__(self, backend: tokenizers.Tokenizer, special_tokens: dict[str, str] | None = None):
+    def __init__(self, backend: tokenizers.Tokenizer, special_tokens: dict[str, str] | None = None,
+                 chat_template: str | None = None):
         # HF tokenizer.json files can carry fixed padding/truncation (all-MiniLM's
         # pads every text to 128). transformers ignores those and so do we:
         # encode gives the text's ids, collators pad and truncate.
         backend.no_padding()
         backend.no_truncation()
         self.backend = backend
+        # The checkpoint's Jinja chat template (transformers' apply_chat_template renders it), or None.
+        self.chat_template = chat_template
         roles = {role: _find_token(backend, cands) for role, cands in _ROLE_CANDIDATES.items()}
         # An explicit mapping (from tokenizer_config.json) beats the guesses.
         for role, token in (special_tokens or {}).items():
@@ -104,13 +108,16 @@ class Tokenizer:
 
     def save(self, directory: PathLike) -> Path:
         """Write `directory/tokenizer.json` (and a tokenizer_config.json naming the
-        special tokens, so HF and `load_tokenizer` agree on the roles); returns the json path."""
+        special tokens, so HF and `load_tokenizer` agree on the roles; chat_template.jinja where
+        there is a chat template); returns the json path."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / "tokenizer.json"
         self.backend.save(str(path))
         config = {f"{role}_token": tok for role, tok in self.special_tokens.items()}
         (directory / "tokenizer_config.json").write_text(json.dumps(config, indent=2) + "\n")
+        if self.chat_template is not None:  # where transformers 5 saves it
+            (directory / CHAT_TEMPLATE_NAME).write_text(self.chat_template, encoding="utf-8")
         return path
 
     def __repr__(self) -> str:
@@ -274,6 +281,23 @@ def load_tokenizer(path: PathLike) -> Tokenizer:
         raise FileNotFoundError(f"tokenizer path {str(path)!r} does not exist")
     directory = path if path.is_dir() else path.parent
     config = _read_config(directory)
+    tokenizer = _load(path, config)
+    tokenizer.chat_template = _chat_template(directory, config)
+    return tokenizer
+
+
+def _chat_template(directory: Path, config: dict) -> str | None:
+    """The directory's chat template as transformers keeps it: chat_template.jinja (transformers 5), else
+    tokenizer_config.json's "chat_template" (a string, or named templates of which "default" is used)."""
+    if (directory / CHAT_TEMPLATE_NAME).is_file():
+        return (directory / CHAT_TEMPLATE_NAME).read_text(encoding="utf-8")
+    template = config.get("chat_template")
+    if isinstance(template, list):  # [{"name": ..., "template": ...}]
+        template = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}.get("default")
+    return template if isinstance(template, str) else None
+
+
+def _load(path: Path, config: dict) -> Tokenizer:
     specials = _config_specials(config)
     if path.is_file():
         if path.suffix == ".json" and path.name != "vocab.json":

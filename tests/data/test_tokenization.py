@@ -175,3 +175,25 @@ def test_real_bert_checkpoint_if_installed():
         assert ours.encode(text) == ref(text)["input_ids"]
     assert (ours.pad_id, ours.cls_id, ours.sep_id, ours.mask_id) == (
         ref.pad_token_id, ref.cls_token_id, ref.sep_token_id, ref.mask_token_id)
+
+
+def test_chat_template_as_transformers_keeps_it(tmp_path, bpe):
+    """The template transformers saves (chat_template.jinja), the older tokenizer_config.json entry (a string, or
+    named templates), and our own save."""
+    transformers = pytest.importorskip("transformers")
+    template = "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_object=bpe.backend, eos_token=EOT)
+    theirs.chat_template = template
+    theirs.save_pretrained(tmp_path / "hf")
+    assert load_tokenizer(tmp_path / "hf").chat_template == template
+    for entry in (template, [{"name": "tool_use", "template": "x"}, {"name": "default", "template": template}]):
+        bpe.save(tmp_path / "old")
+        config = json.loads((tmp_path / "old" / "tokenizer_config.json").read_text())
+        (tmp_path / "old" / "tokenizer_config.json").write_text(json.dumps({**config, "chat_template": entry}))
+        loaded = load_tokenizer(tmp_path / "old")
+        assert loaded.chat_template == template
+        loaded.save(tmp_path / "ours")
+        assert load_tokenizer(tmp_path / "ours").chat_template == template
+    assert load_tokenizer(tmp_path / "hf" / "tokenizer.json").chat_template == template
+    bpe.save(tmp_path / "none")
+    assert load_tokenizer(tmp_path / "none").chat_template is None

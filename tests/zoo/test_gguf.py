@@ -24,6 +24,7 @@ T = gguf.GGMLQuantizationType
 
 BYTES = [chr(c) for c in range(33, 127)]  # a tiny gpt2-type vocabulary: printable bytes, then the specials
 SPECIALS = ["<|endoftext|>", "<|im_start|>"]
+CHAT_TEMPLATE = "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}{% endfor %}"
 HF_NAMES = {"model.embed_tokens.weight": "token_embd.weight", "model.norm.weight": "output_norm.weight",
             "lm_head.weight": "output.weight"}
 HF_BLOCK = {"input_layernorm": "attn_norm", "post_attention_layernorm": "ffn_norm", "self_attn.q_proj": "attn_q",
@@ -90,6 +91,7 @@ def write_gguf(path, hf, types=None, arch: str = "llama", tokenizer: bool = True
         writer.add_token_merges([])
         writer.add_eos_token_id(len(BYTES))
         writer.add_bos_token_id(len(BYTES))
+        writer.add_chat_template(CHAT_TEMPLATE)
     for key, value in (extra or {}).items():
         writer.add_uint32(key, value)
     for seed, (hf_name, tensor) in enumerate(hf.state_dict().items()):
@@ -202,6 +204,7 @@ def test_tied_file_and_save_load_round_trip(tmp_path):
         torch.testing.assert_close(ours(ids), want, atol=1e-5 * float(want.abs().max()), rtol=0)
     assert again.tokenizer.encode("hi<|im_start|>", add_special_tokens=False) == ours.tokenizer.encode(
         "hi<|im_start|>", add_special_tokens=False)
+    assert ours.tokenizer.chat_template == again.tokenizer.chat_template == CHAT_TEMPLATE  # chat_template.jinja
 
 
 def test_bad_files_are_named(tmp_path):
