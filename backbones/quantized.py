@@ -17,16 +17,17 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
 - "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
   products, scaled back. int8 weights: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI,
   else AVX2; per-row scales); more, fbgemm's dynamic int8 GEMM (torch.ops.quantized.linear_dynamic: one scale
-  for all rows) on a prepacked copy of the weight made on first use. int4 weights: our zoo::gemv_int4 for any
-  R, 8 rows at a time;
-- "float": activations as they come, exact up to summation order. int8: zoo::gemv_int8's weight-only mode for
+  for all rows) on a prepacked copy of the weight made on first use. int4 weights, and int8 in groups (GGUF's
+  Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
+- "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
+  weight). int8: zoo::gemv_int8's weight-only mode for
   1 to GEMV_ROWS rows; more, torch's aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in
   fp32. int4: torch's aten._weight_int4pack_mm_for_cpu on its packed tiles.
 
 Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md):
 one row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only
 (widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; fbgemm's GEMM
-runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. For int4 the gap is wider: zoo::gemv_int4 takes
+runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. For int4 the gap is wider: zoo::gemv_grouped takes
 0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower than ours on 16-64
 rows). The cost is the activations' rounding: each moves by at most half its row's step.
 
@@ -49,7 +50,7 @@ SCHEMES = ("int8", "int4")
 INT8_MAX = 127
 INT4_MAX = 7
 INT4_OFFSET = 8  # a stored nibble is q + 8 (0 .. 15), as torch's int4 kernels read it
-INT4_GROUP_SIZES = (32, 64, 128, 256)  # what torch's int4 CPU kernel takes
+GROUP_SIZES = (32, 64, 128, 256)  # what torch's int4 CPU kernel and zoo::gemv_grouped take
 # zoo::gemv_int8's dynamic-activation mode: AVX512-VNNI's dot products where the CPU has them, else AVX2's
 INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "avx2"
 # Products of more rows than one go to ours up to this many multiply-adds (rows x N x K), fbgemm's above: its
@@ -66,18 +67,17 @@ class QuantizationError(ValueError):
 
 def check_scheme(scheme: str, group_size: int | None, in_features: int | None = None,
                  where: str = "the layer") -> int | None:
-    """The group size `scheme` uses for a layer of `in_features` inputs (None for int8's per-row scales), or
+    """The group size `scheme` uses for a layer of `in_features` inputs (None: int8's per-row scales), or
     QuantizationError naming what was wrong and what was expected."""
     if scheme not in SCHEMES:
         raise QuantizationError(f"unknown quantisation scheme {scheme!r}: expected one of {list(SCHEMES)}")
-    if scheme == "int8":
-        if group_size is not None:
-            raise QuantizationError(f"int8 has one scale per output row: group_size must be None, got {group_size}")
+    if scheme == "int8" and group_size is None:
         return None
-    if group_size not in INT4_GROUP_SIZES:
-        raise QuantizationError(f"int4 group_size {group_size!r}: expected one of {list(INT4_GROUP_SIZES)}")
+    if group_size not in GROUP_SIZES:
+        expected = [None, *GROUP_SIZES] if scheme == "int8" else list(GROUP_SIZES)
+        raise QuantizationError(f"{scheme} group_size {group_size!r}: expected one of {expected}")
     if in_features is not None and in_features % group_size:
-        raise QuantizationError(f"int4 with groups of {group_size} on {where} of {in_features} inputs: the group "
+        raise QuantizationError(f"{scheme} with groups of {group_size} on {where} of {in_features} inputs: the group "
                                 f"must divide the width; {in_features} is not a multiple of {group_size}")
     return group_size
 
@@ -91,19 +91,17 @@ def check_activations(activations: str) -> str:
 
 def quantize_weight(weight: torch.Tensor, scheme: str, group_size: int | None = None
                     ) -> tuple[torch.Tensor, torch.Tensor]:
-    """weight (N, K) -> (qweight, scales): int8 (N, K) and fp32 (N,), or int4 as uint8 (N, K / 2) and fp32
-    (N, K / G). A row (or group) of zeros gets scale 1 (its q are 0)."""
+    """weight (N, K) -> (qweight, scales): int8 (N, K) and fp32 (N,), or (N, K / G) with groups; int4 as uint8
+    (N, K / 2) and fp32 (N, K / G). A row (or group) of zeros gets scale 1 (its q are 0)."""
     w = weight.detach().float()
     n, k = w.shape
-    if scheme == "int8":
-        scales = w.abs().amax(dim=1) / INT8_MAX  # (N,)
-        scales = torch.where(scales > 0, scales, torch.ones_like(scales))
-        q = torch.round(w / scales[:, None]).clamp_(-INT8_MAX, INT8_MAX).to(torch.int8)  # (N, K)
-        return q, scales
-    groups = w.view(n, k // group_size, group_size)  # (N, K/G, G)
-    scales = groups.abs().amax(dim=2) / INT4_MAX  # (N, K/G)
+    top = INT8_MAX if scheme == "int8" else INT4_MAX
+    groups = w.view(n, k // (group_size or k), group_size or k)  # (N, K/G, G); one group a row without G
+    scales = groups.abs().amax(dim=2) / top  # (N, K/G)
     scales = torch.where(scales > 0, scales, torch.ones_like(scales))
-    q = torch.round(groups / scales[..., None]).clamp_(-INT4_MAX, INT4_MAX).view(n, k)  # (N, K)
+    q = torch.round(groups / scales[..., None]).clamp_(-top, top).view(n, k)  # (N, K)
+    if scheme == "int8":
+        return q.to(torch.int8), (scales if group_size else scales[:, 0])
     nibbles = (q + INT4_OFFSET).to(torch.uint8)
     return nibbles[:, 0::2] | (nibbles[:, 1::2] << 4), scales  # (N, K/2), (N, K/G)
 
@@ -118,11 +116,10 @@ def unpack_int4(packed: torch.Tensor) -> torch.Tensor:
 def dequantize_weight(qweight: torch.Tensor, scales: torch.Tensor, scheme: str,
                       dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """(qweight, scales) as quantize_weight makes them -> the weight q * scale (N, K) in `dtype`."""
-    if scheme == "int8":
-        return (qweight.float() * scales[:, None]).to(dtype)
-    q = (unpack_int4(qweight) - INT4_OFFSET).float()  # (N, K)
+    q = qweight.float() if scheme == "int8" else (unpack_int4(qweight) - INT4_OFFSET).float()  # (N, K)
     n, k = q.shape
-    return (q.view(n, scales.shape[1], -1) * scales[..., None]).view(n, k).to(dtype)
+    per_group = scales if scales.dim() == 2 else scales[:, None]  # (N, K/G); per row: one group
+    return (q.view(n, per_group.shape[1], -1) * per_group[..., None]).view(n, k).to(dtype)
 
 
 class QuantizedLinear(nn.Module):
@@ -136,7 +133,7 @@ class QuantizedLinear(nn.Module):
         self.in_features, self.out_features, self.scheme = in_features, out_features, scheme
         if scheme == "int8":
             qweight = torch.zeros(out_features, in_features, dtype=torch.int8, device=device)
-            scales = torch.ones(out_features, device=device)
+            scales = torch.ones(out_features, *([in_features // group_size] if group_size else []), device=device)
         else:
             if in_features % 2:
                 raise QuantizationError(f"int4 packs two inputs a byte: {in_features} inputs is odd")
@@ -189,16 +186,21 @@ class QuantizedLinear(nn.Module):
         rows, compiling = x.numel() // self.in_features, torch.compiler.is_compiling()
         ours = rows <= gemv.MAX_ROWS and gemv.loaded()
         if self.activations == "int8":
-            if self.scheme == "int4" and gemv.loaded():  # any rows: 8 at a time beat torch's int4 kernel
-                return "gemv_int4", None
-            if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK or compiling):
-                return "gemv_int8", None
-            if self.scheme == "int8":  # under compile, an aten op the compiler traces (fbgemm's weight is opaque)
+            if self.group_size is not None and gemv.loaded():  # any rows: 8 at a time beat torch's int4 kernel
+                return "gemv_grouped", None
+            if self.scheme == "int8" and self.group_size is None:
+                if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK or compiling):
+                    return "gemv_int8", None
+                # under compile, an aten op the compiler traces (fbgemm's packed weight is an opaque object)
                 return ("int8" if compiling or not FBGEMM else "fbgemm"), None
+        if self.scheme == "int8" and self.group_size is not None:
+            return "dequantize", (f"int8 in groups of {self.group_size} runs as integers in zoo::gemv_grouped only, "
+                                  f"which multiplies int8 activations and is "
+                                  f"{'not built' if self.activations == 'int8' else 'not asked for'}")
         if self.scheme == "int4":  # float activations, or more rows than ours takes: torch's int4 kernel
             if self.out_features % INT4_TILE:
                 return "dequantize", (f"torch's int4 kernel tiles {INT4_TILE} outputs; {self.out_features} is not "
-                                      "a multiple (and zoo::gemv_int4, which takes any, multiplies int8 activations "
+                                      "a multiple (and zoo::gemv_grouped, which takes any, multiplies int8 activations "
                                       f"and is {'not built' if self.activations == 'int8' else 'not asked for'})")
             if compiling and ("int4", dtype) not in self._copies:
                 return "dequantize", ("torch's int4 tiles were not made before compiling (prepare(), which "
@@ -216,7 +218,7 @@ class QuantizedLinear(nn.Module):
         dtype = compute_dtype(x, x)  # autocast's, else x's own
         kernel = self.kernel(x)
         if kernel.startswith("gemv_"):
-            linear = gemv.linear_int4 if kernel == "gemv_int4" else gemv.linear_int8
+            linear = gemv.linear_grouped if kernel == "gemv_grouped" else gemv.linear_int8
             bias = None if self.bias is None else self.bias.float()
             return linear(x.to(dtype), self.qweight, self.scales.float(), bias,
                           "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE)

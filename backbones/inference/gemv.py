@@ -42,13 +42,13 @@ import torch
 from backbones.inference import torch_private
 
 CSRC = Path(__file__).with_name("csrc")
-# One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8 (int8 weights: backbones/quantized.py),
-# zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
-SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_int4.cpp", CSRC / "attention.cpp",
+# One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8 and zoo::gemv_grouped (integer weights:
+# backbones/quantized.py), zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
+SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_grouped.cpp", CSRC / "attention.cpp",
            CSRC / "attention_bf16.cpp")
 # What the sources include: part of the build name.
-INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "gemv_int8_rows.inc", CSRC / "gemv_int4_rows.inc", CSRC / "int_weights.inc",
-            CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
+INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "gemv_int8_rows.inc", CSRC / "gemv_grouped_rows.inc",
+            CSRC / "int_weights.inc", CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
 MAX_ROWS = 8  # input rows one call takes (csrc/gemv.cpp's kMaxRows): every weight row is read once for all
@@ -158,11 +158,11 @@ def _register_fake() -> None:
                             lambda: f"zoo::gemv_int8 takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
         return x.new_empty(*x.shape[:-1], qweight.shape[0])
 
-    @torch.library.register_fake("zoo::gemv_int4")
+    @torch.library.register_fake("zoo::gemv_grouped")
     def _(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
           mode: int) -> torch.Tensor:
         torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
-                            lambda: f"zoo::gemv_int4 takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
+                            lambda: f"zoo::gemv_grouped takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
         return x.new_empty(*x.shape[:-1], qweight.shape[0])
 
     @torch.library.register_fake("zoo::decode_attention")
@@ -251,14 +251,16 @@ def linear_int8(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bi
     return torch.ops.zoo.gemv_int8(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])
 
 
-def linear_int4(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
-                mode: str) -> torch.Tensor:
-    """x (..., K) fp32 or bf16, qweight uint8 (N, K / 2) of int4 nibbles, scales fp32 (N, K / G), bias fp32 (N,) ->
-    (..., N) in x's dtype: with x quantised to int8 per row, integer dot products ("vnni", "avx2" as gemv_int8's
-    dynamic modes). More than MAX_ROWS rows go MAX_ROWS at a time (each weight read once a chunk: still ahead of
-    torch's int4 kernel, 10-100x slower in fp32, 2-4x in bf16; docs/notes/2026-12-07-int8-kernels.md).
+def linear_grouped(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
+                   mode: str) -> torch.Tensor:
+    """x (..., K) fp32 or bf16; qweight uint8 (N, K / 2) of int4 nibbles or int8 (N, K); scales fp32 (N, K / G); bias
+    fp32 (N,) -> (..., N) in x's dtype: with x quantised to int8 per row, integer dot products ("vnni", "avx2" as
+    gemv_int8's dynamic modes). More than MAX_ROWS rows go MAX_ROWS at a time (each weight read once a chunk: still
+    ahead of torch's int4 kernel, 10-100x slower in fp32, 2-4x in bf16; docs/notes/2026-12-07-int8-kernels.md).
     Inference only; the caller checks available()."""
+    if math.prod(x.shape[:-1]) <= MAX_ROWS:
+        return torch.ops.zoo.gemv_grouped(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])
     rows = x.reshape(-1, x.shape[-1]).contiguous()  # (R, K)
-    chunks = [torch.ops.zoo.gemv_int4(rows[i:i + MAX_ROWS], qweight, scales, bias, INT8_MODES[mode])
+    chunks = [torch.ops.zoo.gemv_grouped(rows[i:i + MAX_ROWS], qweight, scales, bias, INT8_MODES[mode])
               for i in range(0, rows.shape[0], MAX_ROWS)]
-    return (chunks[0] if len(chunks) == 1 else torch.cat(chunks)).view(*x.shape[:-1], qweight.shape[0])
+    return torch.cat(chunks).view(*x.shape[:-1], qweight.shape[0])

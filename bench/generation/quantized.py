@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import copy
 import gc
+import importlib.util
+import multiprocessing
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import torch
@@ -27,38 +30,64 @@ TARGETS = {"int8/bf16": 1.5, "int8/CTranslate2 int8": 2.0, "int4/int8": 1.3}  # 
 
 
 def skip_reason() -> str | None:
-    try:
-        import ctranslate2  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("ctranslate2") is None:  # not imported here: CT2Worker says why
         return "ctranslate2 is not installed (requirements-test.txt)"
     return None
 
 
-def ct2_generator(ref, workdir: Path):
-    """CTranslate2's int8 Generator converted from `ref` saved as a transformers directory, with a vocabulary of
-    placeholder tokens ("t0", "t1", ...: random weights have no tokenizer; CTranslate2 takes tokens as strings)."""
-    import ctranslate2
+def save_transformers(ref, directory: Path) -> Path:
+    """`ref` as a transformers directory, with a vocabulary of placeholder tokens ("t0", "t1", ...: random weights
+    have no tokenizer, and CTranslate2 takes tokens as strings)."""
     import tokenizers
     import transformers
-    from ctranslate2.converters import TransformersConverter
 
     vocab = {f"t{i}": i for i in range(ref.config.vocab_size)}
     backend = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, unk_token="t0"))
-    directory, converted = workdir / "transformers", workdir / "ct2-int8"
     ref.save_pretrained(directory)
     transformers.PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="t0", bos_token="t1",
                                          eos_token="t2").save_pretrained(directory)
-    TransformersConverter(str(directory)).convert(str(converted), quantization="int8", force=True)
-    return ctranslate2.Generator(str(converted), device="cpu", compute_type="int8", inter_threads=1,
-                                 intra_threads=torch.get_num_threads())
+    return directory
 
 
-def ct2_generate(generator, ids: torch.Tensor, new: int) -> torch.Tensor:
-    """Greedy, exactly `new` tokens (min_length = max_length: EOS cannot end it), prompt + new as ours."""
-    results = generator.generate_batch([[f"t{i}" for i in row] for row in ids.tolist()], max_length=new,
-                                       min_length=new, sampling_topk=1, include_prompt_in_result=False,
-                                       end_token=[])
-    return torch.cat([ids, torch.tensor([r.sequences_ids[0] for r in results])], dim=1)
+_GENERATORS: dict[str, object] = {}  # in the CTranslate2 worker: its Generator by transformers directory
+
+
+def ct2_generate(directory: str, threads: int, ids: list[list[int]], new: int) -> list[list[int]]:
+    """In the worker: greedy, exactly `new` tokens (min_length = max_length: EOS cannot end it) after each row, on
+    CTranslate2's int8 conversion of the transformers `directory` (made at the first call)."""
+    import ctranslate2
+    from ctranslate2.converters import TransformersConverter
+
+    if directory not in _GENERATORS:
+        converted = f"{directory}-ct2-int8"
+        TransformersConverter(directory).convert(converted, quantization="int8", force=True)
+        _GENERATORS[directory] = ctranslate2.Generator(converted, device="cpu", compute_type="int8", inter_threads=1,
+                                                       intra_threads=threads)
+    results = _GENERATORS[directory].generate_batch([[f"t{i}" for i in row] for row in ids], max_length=new,
+                                                    min_length=new, sampling_topk=1, include_prompt_in_result=False,
+                                                    end_token=[])
+    return [r.sequences_ids[0] for r in results]
+
+
+class CT2Worker:
+    """CTranslate2 in a spawned process of its own. In this one, after its first call torch's parallel regions
+    each cost ~50 us more for the rest of the process (its bundled second OpenMP runtime; a 64 x 576 add went from
+    4 to 53 us), which halved our decoding speed in the sides timed after it."""
+
+    def __init__(self, directory: Path):
+        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.directory = str(directory)
+
+    def generate(self, ids: torch.Tensor, new: int) -> torch.Tensor:
+        """Prompt + `new` greedy tokens, as ours returns them."""
+        rows = self.pool.submit(ct2_generate, self.directory, torch.get_num_threads(), ids.tolist(), new).result()
+        return torch.cat([ids, torch.tensor(rows)], dim=1)
+
+    def __enter__(self) -> CT2Worker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.pool.shutdown()
 
 
 def run(config: GenerationBench, pairs: dict) -> dict:
@@ -75,20 +104,19 @@ def run(config: GenerationBench, pairs: dict) -> dict:
         weight_bytes = {side: sum(t.numel() * t.element_size() for t in [*m.parameters(), *m.buffers()])
                         for side, m in {"fp32": ours, **models}.items()}
         models = {side: zoo.pack_for_inference(m) for side, m in models.items()}
-        with tempfile.TemporaryDirectory() as workdir:
-            generator = ct2_generator(ref, Path(workdir))
+        with tempfile.TemporaryDirectory() as workdir, CT2Worker(save_transformers(ref, Path(workdir) / "hf")) as ct2:
             for batch in config.gen_batches:
-                rows.append(run_batch(config, name, models, ref, generator, batch) | {"weight_bytes": weight_bytes})
-        del models, generator
+                rows.append(run_batch(config, name, models, ref, ct2, batch) | {"weight_bytes": weight_bytes})
+        del models
         gc.collect()
     return {"rows": rows}
 
 
-def run_batch(config: GenerationBench, name: str, models: dict, ref, generator, batch: int) -> dict:
+def run_batch(config: GenerationBench, name: str, models: dict, ref, ct2: CT2Worker, batch: int) -> dict:
     ids = prompt_ids(models["bf16"].config.vocab_size, batch, config.gen_prompt)
     new = config.gen_new_tokens
     fns = {side: (lambda m=model: generate(m, ids, new, compile=True)) for side, model in models.items()}
-    fns |= {"ct2": lambda: ct2_generate(generator, ids, new), "ref": lambda: ref_generate(ref, ids, new)}
+    fns |= {"ct2": lambda: ct2.generate(ids, new), "ref": lambda: ref_generate(ref, ids, new)}
     differences = {}
     row, first_call = timed_row(config, f"decode quantized {name} batch {batch}", fns, SIDES, ids, differences)
     speeds = {key: (row if key == "ours" else row[key])["ours_tok_s"] for key in SIDES}
@@ -113,7 +141,8 @@ def report(result: dict, config: GenerationBench) -> str:
         "ours bf16 / int8 / int4: `model.to(torch.bfloat16)`, `zoo.quantize(model, 'int8')` (int8 activations per "
         "row), `zoo.quantize(model, 'int4')` (groups of 32, float activations), each after `zoo.pack_for_inference` "
         "and decoded with `generate(..., compile=True)` (the first call, which compiles, is not timed); CTranslate2 "
-        "int8: `ctranslate2.Generator(compute_type='int8')` on its conversion of the same transformers directory; "
+        "int8: `ctranslate2.Generator(compute_type='int8')` on its conversion of the same transformers directory, in a "
+        "process of its own (bench/generation/quantized.py CT2Worker says why); "
         "transformers: fp32 `generate`. Speeds are new tokens per second; x/ref is over transformers fp32. The "
         "first new token where a side's greedy tokens part from transformers' fp32 (counted from 0, and the row) "
         "is listed\n",

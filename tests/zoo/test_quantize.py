@@ -138,13 +138,13 @@ def test_int4_widths_torch_cannot_tile_are_dequantized():
     with torch.no_grad():
         assert float_layer.kernel(x) == "dequantize" and "72 is not a multiple" in float_layer.why_not(x)
         torch.testing.assert_close(float_layer(x), x @ float_layer.dequantize().t() + float_layer.bias)
-        assert "zoo::gemv_int4, which takes any, multiplies int8 activations and is not asked for" in \
+        assert "zoo::gemv_grouped, which takes any, multiplies int8 activations and is not asked for" in \
             float_layer.why_not(x)
         layer = QuantizedLinear.from_linear(nn.Linear(64, 72), "int4", 32)
         if gemv.available(torch.float32):
             for rows in (3, 40):  # more than 8 rows: 8 at a time
                 x = torch.randn(rows, 64)
-                assert layer.kernel(x) == "gemv_int4" and layer.why_not(x) is None
+                assert layer.kernel(x) == "gemv_grouped" and layer.why_not(x) is None
                 assert (layer(x) - x @ layer.dequantize().t() - layer.bias).abs().max() <= output_bound(layer, x).max()
 
 
@@ -156,23 +156,24 @@ def test_float_activations_in_fp32_over_many_rows_say_why_they_dequantize():
         assert layer.kernel(x.bfloat16()) == "int8" and layer.why_not(x.bfloat16()) is None
 
 
+@pytest.mark.parametrize("scheme", ["int4", "int8"])
 @pytest.mark.parametrize("rows", [1, 3, 8])
 @pytest.mark.parametrize("mode", ["vnni", "avx2"])
-def test_our_int4_kernel_equals_dequantize_then_matmul(mode, rows):
-    """zoo::gemv_int4, each path forced where the CPU has it, equals (x_q x_s)(q s)^T (x_q = round(x / x_s), x_s =
-    max |x| / 127 per row) up to float rounding, for every group size, whole steps and tails."""
+def test_our_grouped_kernel_equals_dequantize_then_matmul(mode, rows, scheme):
+    """zoo::gemv_grouped (int4, and int8 in groups), each path forced where the CPU has it, equals (x_q x_s)(q s)^T
+    (x_q = round(x / x_s), x_s = max |x| / 127 per row) up to float rounding: every group size, whole steps, tails."""
     if not gemv.available(torch.float32) or gemv.int8_unsupported_reason(mode):
         pytest.skip(gemv.reason(torch.float32) or gemv.int8_unsupported_reason(mode))
     torch.manual_seed(3)
     for k, group in ((64, 32), (96, 32), (768, 32), (640, 64), (384, 128), (512, 256), (1280, 256)):
-        layer = QuantizedLinear.from_linear(nn.Linear(k, 52), "int4", group)
+        layer = QuantizedLinear.from_linear(nn.Linear(k, 52), scheme, group)
         x = torch.randn(rows, k)
         with torch.no_grad():
             step = x.abs().amax(1, keepdim=True) / 127
             reference = torch.round(x / step) * step @ layer.dequantize().t() + layer.bias
-            out = gemv.linear_int4(x, layer.qweight, layer.scales, layer.bias, mode)
+            out = gemv.linear_grouped(x, layer.qweight, layer.scales, layer.bias, mode)
             torch.testing.assert_close(out, reference, rtol=1e-5, atol=1e-5)
-            assert gemv.linear_int4(x.bfloat16(), layer.qweight, layer.scales, None, mode).dtype == torch.bfloat16
+            assert gemv.linear_grouped(x.bfloat16(), layer.qweight, layer.scales, None, mode).dtype == torch.bfloat16
 
 
 def test_quantize_weight_round_trip_and_layout():

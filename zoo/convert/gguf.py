@@ -7,12 +7,12 @@ and the q/k rows; tests/zoo/test_gguf.py holds us to it.
 
 Tensor types:
 - F32, F16, BF16: stored as they are read, as float32;
-- Q4_0 (blocks of 32 weights, one float16 scale each, w = d * (q - 8)): kept as int4 QuantizedLinear layers
-  with groups of 32, the very integers and scales (zoo.quantize's int4 scheme is Q4_0's arithmetic), so the
-  weight costs 4.5 bits in memory as on disk;
-- every other type the `gguf` package dequantizes (Q8_0, Q4_1, Q4_K, Q6_K, Q5_*, ...): dequantized to float32
-  by its own code, and a warning lists them. (Q8_0 keeps a scale per 32 weights; our int8 layers keep one per
-  row, so Q8_0 cannot stay as it is without losing its exact values.)
+- Q4_0 (blocks of 32 weights, one float16 scale each, w = d * (q - 8)) and Q8_0 (w = d * q, q int8): kept as
+  QuantizedLinear layers, int4 or int8 with groups of 32, the very integers and scales (zoo.quantize's schemes
+  are their arithmetic), so a weight costs 4.5 or 8.5 bits in memory as on disk. A model keeps one scheme:
+  where a file mixes the two, the one more layers have stays, the other is dequantized;
+- every other type the `gguf` package dequantizes (Q4_1, Q4_K, Q6_K, Q5_*, ...): dequantized to float32 by its
+  own code, and a warning lists them.
 
 GGUF stores q and k the way llama.cpp's converter permuted them for its interleaved (pairwise) rotary layout;
 our RotaryEmbedding, as transformers', rotates halves, so their rows go back: in each head, row 2i + j of the
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,12 @@ _BLOCK = {"attn_norm": "norm1", "ffn_norm": "norm2", "attn_q": "attn.q_proj", "a
 
 def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Module:
     """A LLaMA-family GGUF file -> our Llama in eval mode, its tokenizer as `model.tokenizer` (with the file's
-    chat template; None where the file has no vocabulary). Q4_0 linear weights stay int4 (module docstring);
-    other quantised types are dequantized, with a warning naming them. activations: what the int4 layers multiply,
-    "int8" (quantised per row on the fly, as llama.cpp multiplies Q4_0 weights by Q8 activations; our fast
-    kernel) or "float" (exact: transformers' dequantized model's output up to summation order). Raises
-    FileNotFoundError, CorruptCheckpointError for a file that is not GGUF or is truncated, UnsupportedConfigError for an
-    architecture, tensor type or feature we do not run."""
+    chat template; None where the file has no vocabulary). Q4_0 / Q8_0 linear weights stay integers (module
+    docstring); other quantised types are dequantized, with a warning naming them. activations: what the integer
+    layers multiply, "int8" (quantised per row on the fly, as llama.cpp multiplies Q4_0 and Q8_0 weights by Q8
+    activations; our fast kernel) or "float" (exact: transformers' dequantized model's output up to summation
+    order). Raises FileNotFoundError, CorruptCheckpointError for a file that is not GGUF or is truncated,
+    UnsupportedConfigError for an architecture, tensor type or feature we do not run."""
     import gguf  # the reader and the dequantizers; an optional dependency of the zoo
 
     from data.gguf_tokenizer import tokenizer_from_gguf
@@ -63,16 +63,17 @@ def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Mo
     source = repr(str(path))
     config = config_from_gguf(meta, {t.name for t in reader.tensors}, source)
     state: dict[str, torch.Tensor] = {}
-    int4: list[str] = []
+    native = native_type(reader)  # the block type kept as integers: Q4_0 or Q8_0, whichever more layers have
+    kept: list[str] = []
     dequantized: dict[str, list[str]] = defaultdict(list)
     for tensor in reader.tensors:
         name = our_name(tensor.name, source)
         kind = gguf.GGMLQuantizationType(tensor.tensor_type)
         shape = tuple(int(d) for d in reversed(tensor.shape))  # GGUF lists the fastest dimension first
-        if kind == gguf.GGMLQuantizationType.Q4_0 and len(shape) == 2 and name != "embed.tokens.weight":
-            qweight, scales = q4_0_as_int4(np.asarray(tensor.data), shape)
-            state[name[:-len(".weight")] + ".qweight"], state[name[:-len(".weight")] + ".scales"] = qweight, scales
-            int4.append(name[:-len(".weight")])
+        if kind.name == native and is_linear(tensor):
+            layer = name[:-len(".weight")]
+            state[layer + ".qweight"], state[layer + ".scales"] = NATIVE[native][1](np.asarray(tensor.data), shape)
+            kept.append(layer)
             continue
         try:
             values = gguf.quants.dequantize(np.asarray(tensor.data), kind)
@@ -90,10 +91,10 @@ def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Mo
     if dequantized:
         listed = "; ".join(f"{kind}: {len(names)} ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
                            for kind, names in sorted(dequantized.items()))
-        warnings.warn(f"{source}: tensors dequantized to float32 (zoo runs only Q4_0 as integers): {listed}",
-                      stacklevel=2)
-    quantization = (None if not int4 else
-                    {"scheme": "int4", "group_size": GROUP, "activations": activations, "modules": int4})
+        warnings.warn(f"{source}: tensors dequantized to float32 (zoo keeps one of Q4_0 and Q8_0 as integers, "
+                      f"{native or 'neither here'}): {listed}", stacklevel=2)
+    quantization = (None if not kept else {"scheme": NATIVE[native][0], "group_size": GROUP,
+                                           "activations": activations, "modules": kept})
     model = build_converted(config, state, source, quantization)
     # A file without a vocabulary (llama.cpp writes one always; other tools may not) loads without a tokenizer.
     model.tokenizer = tokenizer_from_gguf(meta) if "tokenizer.ggml.tokens" in meta else None
@@ -175,6 +176,27 @@ def our_name(name: str, source: str) -> str:
                                  f"(token_embd, output_norm, output, blk.N.{{{', '.join(_BLOCK)}}})")
 
 
+def is_linear(tensor) -> bool:
+    """A weight of one of the blocks' or the head's Linear layers (not the embedding table, a norm or a bias)."""
+    return len(tensor.shape) == 2 and tensor.name != "token_embd.weight"
+
+
+def native_type(reader) -> str | None:
+    """"Q4_0" or "Q8_0": the one more Linear weights of the file have (a model keeps one integer scheme), or None."""
+    counts = Counter(t.tensor_type.name for t in reader.tensors if is_linear(t) and t.tensor_type.name in NATIVE)
+    return max(counts, key=counts.get) if counts else None
+
+
+def q8_0_as_int8(blocks: np.ndarray, shape: tuple[int, int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Q8_0 data (N, K / 32 x 34 bytes: a float16 d, then 32 int8 q) -> our int8 in groups of 32 (qweight (N, K)
+    int8, scales (N, K / 32) float32): the same q and d."""
+    n, k = shape
+    raw = np.ascontiguousarray(blocks, dtype=np.uint8).reshape(n, k // GROUP, 34)
+    scales = raw[..., :2].copy().view(np.float16).astype(np.float32).reshape(n, k // GROUP)
+    qweight = raw[..., 2:].copy().view(np.int8).reshape(n, k)
+    return torch.from_numpy(qweight), torch.from_numpy(scales)
+
+
 def q4_0_as_int4(blocks: np.ndarray, shape: tuple[int, int]) -> tuple[torch.Tensor, torch.Tensor]:
     """Q4_0 data (N, K / 32 x 18 bytes: a float16 d, then 16 bytes holding element j in the low nibble of byte j
     and element j + 16 in its high nibble) -> our int4 (qweight (N, K / 2) uint8, even inputs in the low nibble;
@@ -193,3 +215,6 @@ def unpermute_rotary(weight: torch.Tensor, heads: int) -> torch.Tensor:
     convert_hf_to_gguf's permute; transformers' _reverse_permute_weights)."""
     rows = weight.shape[0]
     return weight.reshape(heads, rows // heads // 2, 2, *weight.shape[1:]).transpose(1, 2).reshape(weight.shape)
+
+
+NATIVE = {"Q4_0": ("int4", q4_0_as_int4), "Q8_0": ("int8", q8_0_as_int8)}  # block type -> our scheme, converter
