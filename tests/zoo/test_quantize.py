@@ -225,10 +225,10 @@ def test_every_family_within_each_layers_bound(name, scheme):
     assert (out - reference).abs().max().item() <= (0.03 if scheme == "int8" else 0.25) * spread
 
 
-@pytest.mark.parametrize("scheme", ["int8", "int4"])
-def test_save_load_round_trip_without_requantizing(scheme, tmp_path, monkeypatch):
+@pytest.mark.parametrize("scheme, group", [("int8", None), ("int8", 32), ("int4", 32)])
+def test_save_load_round_trip_without_requantizing(scheme, group, tmp_path, monkeypatch):
     model = randomize(zoo.create_model("llama_tiny"), std=0.05)
-    zoo.quantize(model, scheme)
+    zoo.quantize(model, scheme, group_size=group)
     ids = torch.randint(0, model.config.vocab_size, (2, 12))
     with torch.no_grad():
         expected = model(ids)
@@ -243,6 +243,7 @@ def test_save_load_round_trip_without_requantizing(scheme, tmp_path, monkeypatch
         assert torch.equal(loaded.state_dict()[key], value), key
     assert loaded.state_dict()["transformer.blocks.0.attn.q_proj.qweight"].dtype == (
         torch.int8 if scheme == "int8" else torch.uint8)
+    assert loaded.transformer.blocks[0].attn.q_proj.group_size == group
     with torch.no_grad():
         assert torch.equal(loaded(ids), expected)
 
@@ -304,14 +305,15 @@ def test_speculative_decoding_with_a_quantized_draft(trained_gpt):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme, activations", [("int8", "int8"), ("int8", "float"), ("int4", None)])
-def test_compiled_steps_run_quantized(trained_gpt, scheme, activations, tmp_path):
+@pytest.mark.parametrize("scheme, group, activations", [("int8", None, "int8"), ("int8", None, "float"),
+                                                        ("int4", 32, None), ("int8", 32, None)])
+def test_compiled_steps_run_quantized(trained_gpt, scheme, group, activations, tmp_path):
     """compile=True on quantised models gives the eager tokens, loaded from a directory too (int4's tiles are
     made before the graph: inside it they would be made again every step)."""
     import copy
 
     model, period = trained_gpt
-    quantized = zoo.quantize(copy.deepcopy(model), scheme, activations=activations)
+    quantized = zoo.quantize(copy.deepcopy(model), scheme, group_size=group, activations=activations)
     quantized.save_pretrained(tmp_path)
     prompt = period[None, :5]
     expected = zoo.generate(quantized, prompt, 16)
@@ -364,6 +366,8 @@ def test_bad_input_is_named():
         zoo.quantize(model, "int3")
     with pytest.raises(QuantizationError, match=r"group_size 48.*\[32, 64, 128, 256\]"):
         zoo.quantize(model, "int4", group_size=48)
+    with pytest.raises(QuantizationError, match=r"int8 group_size 100: expected one of \[None, 32, 64, 128, 256\]"):
+        zoo.quantize(model, "int8", group_size=100)
     odd = nn.Sequential(nn.Linear(96, 8), nn.Linear(8, 4))
     with pytest.raises(QuantizationError, match=r"groups of 64 on '0' of 96 inputs.*not a multiple of 64"):
         zoo.quantize(odd, "int4", group_size=64)
