@@ -48,7 +48,8 @@ from zoo.generation.whisper_decode import decode
 # best of its variants reaches it.
 FP32 = ("ours fp32", "ours fp32 packed", "ours fp32 packed+compiled")
 TARGETS = ((FP32, "openai-whisper", 1.6), (FP32, "transformers", 1.6),
-           (("ours bf16 packed+compiled",), "faster-whisper int8", 1.0))
+           (("ours bf16 packed+compiled",), "faster-whisper int8", 1.0),
+           (("ours int8 packed+compiled",), "faster-whisper int8", 1.3))  # the quantisation issue's
 REFERENCES = ("openai-whisper", "transformers", "faster-whisper fp32", "faster-whisper int8")
 # WhisperModels that must give ours' fp32 tokens exactly; the others (bf16, int8) round differently: their leading
 # tokens equal to ours' are reported.
@@ -56,9 +57,10 @@ EXACT = ("ours fp32 packed", "ours fp32 packed+compiled", "openai-whisper", "tra
 
 
 def ours_models(ours) -> dict[str, torch.nn.Module]:
-    """Ours as created, packed (zoo.pack_for_inference), and with bf16 weights packed (the same weights:
-    whisper_sides.bf16_packed)."""
-    return {"fp32": ours, "packed": zoo.pack_for_inference(copy.deepcopy(ours)), "bf16 packed": bf16_packed(ours)}
+    """Ours as created, packed (zoo.pack_for_inference), with bf16 weights packed (the same weights:
+    whisper_sides.bf16_packed), and in int8 (zoo.quantize's defaults) packed."""
+    return {"fp32": ours, "packed": zoo.pack_for_inference(copy.deepcopy(ours)), "bf16 packed": bf16_packed(ours),
+            "int8 packed": zoo.pack_for_inference(zoo.quantize(copy.deepcopy(ours), "int8"))}
 
 
 def window_fns(sides: WhisperModels, forced: ForcedDecoding, compile: bool) -> dict:
@@ -69,6 +71,7 @@ def window_fns(sides: WhisperModels, forced: ForcedDecoding, compile: bool) -> d
            "ours fp32 packed+compiled": ours_window(models["packed"], forced, compile=True),
            "ours bf16 autocast": ours_window(models["fp32"], forced, dtype="bf16"),
            "ours bf16 packed+compiled": ours_window(models["bf16 packed"], forced, compile=True),
+           "ours int8 packed+compiled": ours_window(models["int8 packed"], forced, compile=True),
            "openai-whisper": openai_window(sides.openai, forced),
            "transformers": hf_window(sides.hf, sides.directory, forced)}
     if not compile:

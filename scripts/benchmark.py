@@ -42,7 +42,8 @@ make-demo run: its headline figure and wall time), vision, ast, llava, generatio
 own section here: a trained draft and target per family, each family's result kept in
 benchmarks/<machine>/speculative.json so that a run of one family keeps the others), whisper, whisper_long,
 translation (a trained Marian against transformers and CTranslate2: its model must exist before a run that
-includes it starts), scale); this
+includes it starts), quantized_accuracy (int8 / int4 against fp32: perplexity, the real all-MiniLM-L6-v2's
+embeddings, the real Whisper base's WER, memory), scale); this
 script parses the flags, runs them and prints their tables. --device cuda runs the models and attention
 sections on a GPU (the xformers column appears).
 """
@@ -75,6 +76,7 @@ from bench import (
     machine_line,
     models,
     others_share,
+    quantized_accuracy,
     recipes,
     train,
     translation,
@@ -95,7 +97,7 @@ from bench.translation_sides import model_missing
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
-            "generation", "speculative", "whisper", "whisper_long", "translation", "scale"]
+            "generation", "speculative", "whisper", "whisper_long", "translation", "quantized_accuracy", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -309,6 +311,7 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
                          lambda result: whisper_long.report(result, configs["whisper_long"])),
         "translation": (lambda: translation.run(configs.setdefault("translation", TranslationBench.from_args(args))),
                         lambda result: translation.report(result, configs["translation"])),
+        "quantized_accuracy": (lambda: quantized_accuracy.run(quick=args.quick), quantized_accuracy.report),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 

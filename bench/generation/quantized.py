@@ -139,10 +139,10 @@ def report(result: dict, config: GenerationBench) -> str:
     return "\n".join([
         head,
         "ours bf16 / int8 / int4: `model.to(torch.bfloat16)`, `zoo.quantize(model, 'int8')` (int8 activations per "
-        "row), `zoo.quantize(model, 'int4')` (groups of 32, float activations), each after `zoo.pack_for_inference` "
-        "and decoded with `generate(..., compile=True)` (the first call, which compiles, is not timed); CTranslate2 "
-        "int8: `ctranslate2.Generator(compute_type='int8')` on its conversion of the same transformers directory, in a "
-        "process of its own (bench/generation/quantized.py CT2Worker says why); "
+        "row), `zoo.quantize(model, 'int4')` (groups of 32, int8 activations per row), each after "
+        "`zoo.pack_for_inference` and decoded with `generate(..., compile=True)` (the first call, which compiles, is "
+        "not timed); CTranslate2 int8: `ctranslate2.Generator(compute_type='int8')` on its conversion of the same "
+        "transformers directory, in a process of its own (bench/generation/quantized.py CT2Worker says why); "
         "transformers: fp32 `generate`. Speeds are new tokens per second; x/ref is over transformers fp32. The "
         "first new token where a side's greedy tokens part from transformers' fp32 (counted from 0, and the row) "
         "is listed\n",
@@ -158,7 +158,8 @@ def report(result: dict, config: GenerationBench) -> str:
         table(["model", "batch", *(f"{k} (target {v}x)" for k, v in TARGETS.items())],
               [[r["model"], r["batch"], *(f"{r['targets'][k]:.2f}x " + target_verdict(r["targets"][k], v)[1]
                                           for k, v in TARGETS.items())] for r in rows]),
-        "\nWeight bytes (parameters and buffers before packing; embeddings stay in fp32 in int8 / int4): "
+        "\nWeight bytes (parameters and buffers before packing; the embedding tables stay fp32 in int8 / int4, and a "
+        "tied head gets integers of its own): "
         + "; ".join(f"{r['model']}: " + ", ".join(f"{side} {b / 2**20:,.1f} MiB"
                                                   for side, b in r["weight_bytes"].items())
                     for r in rows[::max(1, len(config.gen_batches))]),
