@@ -172,3 +172,42 @@ def test_benchmark_scale_quick(tmp_path, capsys):
     # (gpt_tiny at 256 tokens holds too little activation memory for checkpointing to show; gpt2 at 1024 does)
     assert scale["memory"]["plain"]["step_peak_mib"] > 0 and scale["memory"]["checkpointed"]["step_peak_mib"] > 0
     assert scale["compile"][0]["model"] == "gpt_tiny" and scale["processes"]["2 processes"] > 0
+
+
+def test_benchmark_generation_quantized_quick(tmp_path, capsys, monkeypatch, dynamo_limit):
+    """quantized: ours bf16 / int8 / int4 against CTranslate2 int8 (its own process) and transformers, batch 1 and
+    2 on llama_tiny, with the three target ratios; compile=True's steps run eagerly here."""
+    pytest.importorskip("ctranslate2")
+    steps = eager_compiled_steps(monkeypatch)
+    out = tmp_path / "gen.json"
+    benchmark_generation.main(["--quick", "--gen-sections", "quantized", "--gen-models", "llama_tiny", "--gen-batches",
+                               "1", "2", "--gen-new-tokens", "8", "--gen-repeats", "2", "--threads", "1",
+                               "--json", str(out)])
+    speeds, targets = tables(capsys.readouterr().out)
+    assert speeds[0][:7] == ["model", "batch", "bf16 tok/s", "int8 tok/s", "int4 tok/s", "CTranslate2 int8 tok/s",
+                             "transformers fp32 tok/s"]
+    assert [r[:2] for r in speeds[1:]] == [["llama_tiny", "1"], ["llama_tiny", "2"]]
+    assert all(float(cell.replace(",", "")) > 0 for row in speeds[1:] for cell in row[2:7])
+    assert targets[0][2:] == ["int8/bf16 (target 1.5x)", "int8/CTranslate2 int8 (target 2.0x)",
+                              "int4/int8 (target 1.3x)"]
+    assert all(re.fullmatch(r"\d+\.\d\dx (yes|no)", cell) for row in targets[1:] for cell in row[2:])
+    saved = json.loads(out.read_text())["quantized"]["rows"]
+    assert saved[0]["weight_bytes"]["int4"] < saved[0]["weight_bytes"]["int8"] < saved[0]["weight_bytes"]["fp32"]
+    assert steps
+
+
+def test_quantized_accuracy_report_holds_each_figure_to_its_target():
+    from bench import quantized_accuracy
+
+    result = {"perplexity": {"steps": 10, "ppl": {"fp32": 100.0, "int8": 100.5, "int4": 106.0}},
+              "embeddings": {"sentences": 3, "int8": {"min": 0.985, "mean": 0.995}, "float": {"min": 0.999,
+                                                                                               "mean": 0.9995}},
+              "wer": {"skipped": "no recordings"},
+              "memory": {"weight_bytes": {"fp32": 400, "bf16": 200, "int8": 100, "int4": 60},
+                         "peak_rss": {"import zoo alone": 1000, "fp32": 1400, "bf16": 1200, "int8": 1100,
+                                      "int4": 1060}}}
+    measures, memory = tables(quantized_accuracy.report(result))
+    verdicts = {row[0]: row[3] for row in measures[1:]}
+    assert list(verdicts.values()) == ["yes", "no", "no", "yes", "-", "yes"]
+    assert "+0.50%" in measures[1][1] and "skipped: no recordings" in measures[5][1]
+    assert [row[0] for row in memory[1:]] == ["import zoo alone", "fp32", "bf16", "int8", "int4"]
