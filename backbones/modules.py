@@ -1,4 +1,5 @@
-"""Switches that apply to every layer of one kind inside a model (attention backends, checkpointing)."""
+"""Switches that apply to every layer of one kind inside a model (attention backends, checkpointing), and swapping
+one submodule for another (packing, quantisation)."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,3 +16,10 @@ def set_on_each(model: nn.Module, kind: type[nn.Module], name: str, value: Any, 
     for layer in layers:
         setattr(layer, name, value)
     return len(layers)
+
+
+def replace_module(model: nn.Module, path: str, new: nn.Module) -> None:
+    """Put `new` where model.get_submodule(path) is (path "": nothing to set, the caller holds the model)."""
+    if path:
+        parent, _, name = path.rpartition(".")
+        setattr(model.get_submodule(parent), name, new)

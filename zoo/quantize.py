@@ -29,6 +29,7 @@ import torch
 from torch import nn
 
 from backbones.inference import gemv
+from backbones.modules import replace_module
 from backbones.quantized import QuantizationError, QuantizedLinear, check_activations, check_scheme
 
 DEFAULT_GROUP_SIZE = {"int8": None, "int4": 32}
@@ -130,8 +131,7 @@ def _targets(model: nn.Module, patterns: Sequence[str] | None) -> list[str]:
 
 def _swap(model: nn.Module, names: Sequence[str], make) -> None:
     for name in names:
-        parent, _, attr = name.rpartition(".")
-        setattr(model.get_submodule(parent), attr, make(name, model.get_submodule(name)))
+        replace_module(model, name, make(name, model.get_submodule(name)))
 
 
 __all__ = ["QuantizationError", "apply_quantization_config", "prepare_kernels", "quantization_config", "quantize"]

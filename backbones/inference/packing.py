@@ -34,6 +34,7 @@ from backbones.inference import attention_kernel
 from backbones.inference import gemv as gemv_kernel
 from backbones.inference.kernels import FusedWeights, InferenceWeights, few_rows
 from backbones.inference.torch_private import module_parameters
+from backbones.modules import replace_module
 from backbones.precision import InputProjections
 
 
@@ -127,9 +128,8 @@ def pack_for_inference(model: nn.Module, enabled: bool = True, *, gemv: bool = T
 
     for path, module in list(model.named_modules(remove_duplicate=False)):
         new = replace(module)
-        if path and new is not module:  # the swapped layers have no children: parents are never swapped
-            parent, _, name = path.rpartition(".")
-            setattr(model.get_submodule(parent), name, new)
+        if new is not module:  # the swapped layers have no children: parents are never swapped
+            replace_module(model, path, new)
     _set_attention_backend(model, enabled and use_gemv is True)
     return replace(model)
 
