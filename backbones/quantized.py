@@ -255,9 +255,10 @@ class QuantizedLinear(nn.Module):
         return cached[1]
 
     def prepare(self) -> QuantizedLinear:
-        """Make the kernel layouts a compiled step reads but cannot make (int4's tiles, for fp32 and bf16) now:
-        zoo.quantize and load_pretrained call it."""
-        if self.scheme == "int4" and self.qweight.is_cpu and self.out_features % INT4_TILE == 0:
+        """Make the kernel layouts a compiled step reads but cannot make (int4's tiles for torch's kernel, for fp32
+        and bf16: float activations only, int8 ones never read them) now: zoo.quantize and load_pretrained call it."""
+        if (self.scheme == "int4" and self.activations == "float" and self.qweight.is_cpu
+                and self.out_features % INT4_TILE == 0):
             for dtype in (torch.float32, torch.bfloat16):
                 self._int4_layout(dtype)
         return self

@@ -102,12 +102,14 @@ def wer(limit: int) -> dict:
     return {"prompts": len(keys), "wer": scores}
 
 
+# VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss over an exec, so a child would report its parent's peak.
 _RSS_SCRIPT = """
-import resource, sys, torch, zoo
+import re, sys, torch, zoo
 if sys.argv[1]:
     model = zoo.pack_for_inference(zoo.load_pretrained(sys.argv[1]).eval())
     zoo.generate(model, torch.zeros(1, 8, dtype=torch.long), 16)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+status = open("/proc/self/status").read()
+print(int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) * 1024)
 """
 
 
@@ -176,5 +178,7 @@ def report(result: dict) -> str:
         "\n### int8 / int4: accuracy and memory against fp32 (zoo.quantize's defaults)\n",
         table(["measure", "figure", "target", "met"], rows),
         "\nllama_135m (the embedding table stays fp32 in int8 / int4, and the tied head gets integers of its own; peak "
-        "RSS: a process that imports zoo, loads the saved model, packs it and decodes 16 tokens)\n",
+        "RSS: a process that imports zoo, loads the saved model, packs it and decodes 16 tokens. load_pretrained "
+        "builds the model in fp32 before it loads the state, so the peak holds the fp32 model once, and a bf16 save "
+        "loads as fp32)\n",
         table(["weights", "parameters + buffers", "peak RSS"], memory_rows)])
