@@ -16,20 +16,21 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
 
 - "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
   products, scaled back. int8 weights: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI,
-  else AVX2; per-row scales); more, fbgemm's dynamic int8 GEMM (torch.ops.quantized.linear_dynamic: one scale
-  for all rows) on a prepacked copy of the weight made on first use. int4 weights, and int8 in groups (GGUF's
-  Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
+  else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN) on the rows quantised the same way. int4 weights,
+  and int8 in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
-  weight). int8: zoo::gemv_int8's weight-only mode for
-  1 to GEMV_ROWS rows; more, torch's aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in
-  fp32. int4: torch's aten._weight_int4pack_mm_for_cpu on its packed tiles.
+  weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
+  aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32. int4: torch's
+  aten._weight_int4pack_mm_for_cpu on its packed tiles.
 
 Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md):
 one row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only
-(widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; fbgemm's GEMM
-runs 64 rows at ~700 GFLOP/s against oneDNN bf16's ~390. For int4 the gap is wider: zoo::gemv_grouped takes
-0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower than ours on 16-64
-rows). The cost is the activations' rounding: each moves by at most half its row's step.
+(widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; torch._int_mm
+takes 512 x 384 rows through a 384 x 1536 weight in 0.74 ms against fp32's 3.7 ms. (It replaced fbgemm's
+dynamic GEMM, as fast or slower there, whose one activation scale for all rows took the real all-MiniLM-L6-v2's
+sentence embeddings to a cosine of 0.982 from fp32's; one scale a row keeps 0.992.) For int4 the gap is wider:
+zoo::gemv_grouped takes 0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower
+than ours on 16-64 rows). The cost is the activations' rounding: each moves by at most half its row's step.
 
 With gradients (QLoRA: the frozen base of an adapter), on other devices or dtypes, every layer runs F.linear
 on the dequantised weight, so gradients reach the input and never the frozen integers.
@@ -53,10 +54,9 @@ INT4_OFFSET = 8  # a stored nibble is q + 8 (0 .. 15), as torch's int4 kernels r
 GROUP_SIZES = (32, 64, 128, 256)  # what torch's int4 CPU kernel and zoo::gemv_grouped take
 # zoo::gemv_int8's dynamic-activation mode: AVX512-VNNI's dot products where the CPU has them, else AVX2's
 INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "avx2"
-# Products of more rows than one go to ours up to this many multiply-adds (rows x N x K), fbgemm's above: its
+# Products of more rows than one go to ours up to this many multiply-adds (rows x N x K), torch's GEMM above: its
 # per-call cost (~35 us) loses on small products, its packed GEMM wins on big ones (2026-12-07 notes).
 OURS_MAX_WORK = 2**21
-FBGEMM = any(engine in torch.backends.quantized.supported_engines for engine in ("x86", "fbgemm"))
 ACTIVATIONS = ("int8", "float")
 INT4_TILE = 16  # torch's int4 CPU kernel packs outputs in tiles of 16
 
@@ -191,8 +191,7 @@ class QuantizedLinear(nn.Module):
             if self.scheme == "int8" and self.group_size is None:
                 if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK or compiling):
                     return "gemv_int8", None
-                # under compile, an aten op the compiler traces (fbgemm's packed weight is an opaque object)
-                return ("int8" if compiling or not FBGEMM else "fbgemm"), None
+                return "int_mm", None
         if self.scheme == "int8" and self.group_size is not None:
             return "dequantize", (f"int8 in groups of {self.group_size} runs as integers in zoo::gemv_grouped only, "
                                   f"which multiplies int8 activations and is "
@@ -226,10 +225,12 @@ class QuantizedLinear(nn.Module):
         if kernel == "dequantize":
             return F.linear(x.to(dtype), self.dequantize(dtype), bias)
         x2 = x.reshape(-1, self.in_features).to(dtype).contiguous()  # (R, K): the kernels read rows densely
-        if kernel == "fbgemm":
-            out = torch.ops.quantized.linear_dynamic(x2.float(), self._fbgemm_weight(), not gemv.has_cpu_flag(
-                "avx512_vnni")).to(dtype)  # (R, N), its bias added (7-bit activations without VNNI)
-            return out.view(*x.shape[:-1], self.out_features)
+        if kernel == "int_mm":  # each row quantised as zoo::gemv_int8 does, the integer GEMM, scaled back
+            x_scales = x2.float().abs().amax(1, keepdim=True) / INT8_MAX  # (R, 1)
+            x_scales = torch.where(x_scales > 0, x_scales, torch.ones_like(x_scales))
+            xq = torch.round(x2.float() / x_scales).to(torch.int8)  # (R, K)
+            out = (torch._int_mm(xq, self.qweight.t()).float() * x_scales * self.scales).to(dtype)  # (R, N)
+            return (out if bias is None else out + bias).view(*x.shape[:-1], self.out_features)
         if kernel == "int8":
             out = torch._weight_int8pack_mm(x2, self.qweight, self.scales.to(dtype))  # (R, N)
         else:
@@ -241,18 +242,6 @@ class QuantizedLinear(nn.Module):
 
     def _source_key(self) -> tuple:
         return tuple((t.data_ptr(), t._version) for t in (self.qweight, self.scales, self.bias) if t is not None)
-
-    def _fbgemm_weight(self):
-        """fbgemm's prepacked copy of the int8 weight, its scales and bias, made on the first many-row call."""
-        key = self._source_key()
-        cached = self._copies.get("fbgemm")
-        if cached is None or cached[0] != key:
-            with torch.no_grad():
-                zeros = torch.zeros(self.out_features, dtype=torch.long)
-                weight = torch._make_per_channel_quantized_tensor(self.qweight, self.scales.double(), zeros, 0)
-                bias = None if self.bias is None else self.bias.float()
-                cached = self._copies["fbgemm"] = (key, torch.ops.quantized.linear_prepack(weight, bias))
-        return cached[1]
 
     def prepare(self) -> QuantizedLinear:
         """Make the kernel layouts a compiled step reads but cannot make (int4's tiles for torch's kernel, for fp32
