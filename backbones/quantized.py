@@ -16,7 +16,8 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
 
 - "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
   products, scaled back. int8 weights: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI,
-  else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN) on the rows quantised the same way. int4 weights,
+  else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised between its least and greatest
+  value (255 levels, as fbgemm's one range for all rows was). int4 weights,
   and int8 in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
   weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
@@ -225,12 +226,8 @@ class QuantizedLinear(nn.Module):
         if kernel == "dequantize":
             return F.linear(x.to(dtype), self.dequantize(dtype), bias)
         x2 = x.reshape(-1, self.in_features).to(dtype).contiguous()  # (R, K): the kernels read rows densely
-        if kernel == "int_mm":  # each row quantised as zoo::gemv_int8 does, the integer GEMM, scaled back
-            x_scales = x2.float().abs().amax(1, keepdim=True) / INT8_MAX  # (R, 1)
-            x_scales = torch.where(x_scales > 0, x_scales, torch.ones_like(x_scales))
-            xq = torch.round(x2.float() / x_scales).to(torch.int8)  # (R, K)
-            out = (torch._int_mm(xq, self.qweight.t()).float() * x_scales * self.scales).to(dtype)  # (R, N)
-            return (out if bias is None else out + bias).view(*x.shape[:-1], self.out_features)
+        if kernel == "int_mm":
+            return self._int_mm(x2.float(), bias).to(dtype).view(*x.shape[:-1], self.out_features)
         if kernel == "int8":
             out = torch._weight_int8pack_mm(x2, self.qweight, self.scales.to(dtype))  # (R, N)
         else:
@@ -239,6 +236,17 @@ class QuantizedLinear(nn.Module):
         if bias is not None:
             out = out + bias
         return out.view(*x.shape[:-1], self.out_features)  # (..., N)
+
+    def _int_mm(self, x: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        """x (R, K) fp32 -> (R, N): each row quantised to 255 levels between its own least and greatest value
+        (x = c + d x_q, x_q in [-127, 127]), torch's int8 GEMM, then d (x_q q^T) s + c (sum_k q_nk) s + b."""
+        low, high = x.amin(1, keepdim=True), x.amax(1, keepdim=True)  # (R, 1)
+        center, step = (high + low) / 2, (high - low) / (2 * INT8_MAX)
+        step = torch.where(step > 0, step, torch.ones_like(step))
+        xq = torch.round((x - center) / step).clamp_(-INT8_MAX, INT8_MAX).to(torch.int8)  # (R, K)
+        row_sums = self.qweight.sum(1, dtype=torch.int32).float() * self.scales  # (N,) each weight row's sum
+        out = torch._int_mm(xq, self.qweight.t()).float() * step * self.scales + center * row_sums  # (R, N)
+        return out if bias is None else out + bias
 
     def _source_key(self) -> tuple:
         return tuple((t.data_ptr(), t._version) for t in (self.qweight, self.scales, self.bias) if t is not None)

@@ -151,19 +151,13 @@ def _register_fake() -> None:
                             lambda: f"zoo::gemv: x has {x.shape[-1]} features, weight {tuple(weight.shape)}")
         return x.new_empty(*x.shape[:-1], weight.shape[0])
 
-    @torch.library.register_fake("zoo::gemv_int8")
-    def _(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
-          mode: int) -> torch.Tensor:
-        torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
-                            lambda: f"zoo::gemv_int8 takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
-        return x.new_empty(*x.shape[:-1], qweight.shape[0])
-
-    @torch.library.register_fake("zoo::gemv_grouped")
-    def _(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
-          mode: int) -> torch.Tensor:
-        torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
-                            lambda: f"zoo::gemv_grouped takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
-        return x.new_empty(*x.shape[:-1], qweight.shape[0])
+    for name in ("gemv_int8", "gemv_grouped"):  # integer weights: (..., K) rows -> (..., N)
+        def integer_fake(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
+                         mode: int, name: str = name) -> torch.Tensor:
+            torch_private.check(1 <= math.prod(x.shape[:-1]) <= MAX_ROWS,
+                                lambda: f"zoo::{name} takes 1 to {MAX_ROWS} rows, got x {tuple(x.shape)}")
+            return x.new_empty(*x.shape[:-1], qweight.shape[0])
+        torch.library.register_fake(f"zoo::{name}")(integer_fake)
 
     @torch.library.register_fake("zoo::decode_attention")
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:

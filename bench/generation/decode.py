@@ -57,6 +57,13 @@ def first_calls_checked(what: str, fns: dict, sides, want: torch.Tensor, expecte
     return seconds
 
 
+def new_token_differences(differences: dict, sides: dict[str, str], prompt: int) -> dict:
+    """{row key: [row, new token] where that side's tokens first part from the reference's, or None}, from
+    first_calls_checked's differences by fn name (token positions counted after the `prompt` tokens)."""
+    return {key: None if differences[side] is None else [differences[side][0], differences[side][1] - prompt]
+            for key, side in sides.items()}
+
+
 def timed_row(config: GenerationBench, what: str, fns: dict, sides: dict[str, str], ids: torch.Tensor,
               differences: dict | None = None) -> tuple[dict, dict[str, float]]:
     """Each side checked against fns["ref"] (first_calls_checked), then every fn timed interleaved. sides: row

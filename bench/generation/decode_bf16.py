@@ -19,7 +19,7 @@ import torch
 from backbones.inference.torch_private import mkldnn_bf16_supported
 from bench.config import GenerationBench
 from bench.generation.common import TARGETS, decode_fns, packed_copy, prompt_ids
-from bench.generation.decode import best_of, ref_generate, timed_row
+from bench.generation.decode import best_of, new_token_differences, ref_generate, timed_row
 from bench.report import table
 
 VARIANTS = ("packed", "packed+compiled")  # beside ours as created; "bf16 packed+compiled" decodes "bf16 packed"
@@ -60,9 +60,7 @@ def run_batch(config: GenerationBench, name: str, models: dict, ref, batch: int)
     row, first_call = timed_row(config, f"decode bf16 {name} batch {batch}", fns, SIDES, ids, differences)
     return {"model": name, "batch": batch, **row, "compile_s": first_call[SIDES["packed+compiled"]],
             # {row key: [row, new token] where its tokens first part from transformers', or None}
-            "first_difference": {key: None if differences[side] is None
-                                 else [differences[side][0], differences[side][1] - ids.shape[1]]
-                                 for key, side in SIDES.items()}}
+            "first_difference": new_token_differences(differences, SIDES, ids.shape[1])}
 
 
 def difference_cell(row: dict, new: int) -> str:

@@ -21,7 +21,7 @@ import torch
 import zoo
 from bench.config import GenerationBench
 from bench.generation.common import prompt_ids
-from bench.generation.decode import ref_generate, timed_row
+from bench.generation.decode import new_token_differences, ref_generate, timed_row
 from bench.report import ratio_cells, table, target_verdict
 from zoo.generation import generate
 
@@ -121,9 +121,7 @@ def run_batch(config: GenerationBench, name: str, models: dict, ref, ct2: CT2Wor
     row, first_call = timed_row(config, f"decode quantized {name} batch {batch}", fns, SIDES, ids, differences)
     speeds = {key: (row if key == "ours" else row[key])["ours_tok_s"] for key in SIDES}
     return {"model": name, "batch": batch, **row, "compile_s": {s: first_call[s] for s in models},
-            "first_difference": {key: None if differences[side] is None
-                                 else [differences[side][0], differences[side][1] - ids.shape[1]]
-                                 for key, side in SIDES.items()},
+            "first_difference": new_token_differences(differences, SIDES, ids.shape[1]),
             "targets": {"int8/bf16": speeds["int8"] / speeds["ours"],
                         "int8/CTranslate2 int8": speeds["int8"] / speeds["CTranslate2 int8"],
                         "int4/int8": speeds["int4"] / speeds["int8"]}}

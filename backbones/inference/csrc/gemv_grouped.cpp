@@ -272,14 +272,7 @@ at::Tensor gemv_grouped(const at::Tensor& x, const at::Tensor& qweight, const at
   } else {
     fn = int4 ? int8_avx2::pick<int8_avx2::Int4>(r, all) : int8_avx2::pick<int8_avx2::Int8>(r, all);
   }
-  const int64_t blocks = (n_len + kRows - 1) / kRows;
-  const int64_t grain = std::max<int64_t>(1, kMinTaskBytes / std::max<int64_t>(kRows * qweight.size(1), 1));
-  at::parallel_for(0, blocks, grain, [&](int64_t begin, int64_t end) {
-    fn(a, begin * kRows, std::min(end * kRows, n_len));
-  });
-  auto shape = x.sizes().vec();
-  shape.back() = n_len;
-  return y.view(shape).to(x.scalar_type());
+  return over_rows(fn, a, n_len, qweight.size(1), y, x);
 }
 
 }  // namespace

@@ -252,14 +252,7 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::T
     a.x_scales = x_scales.data();
     fn = mode == 1 ? ZOO_ROWS_TABLE(vnni_avx512)(r) : ZOO_ROWS_TABLE(int8_avx2)(r);
   }
-  const int64_t blocks = (n_len + kRows - 1) / kRows;
-  const int64_t grain = std::max<int64_t>(1, kMinTaskBytes / std::max<int64_t>(kRows * k_len, 1));
-  at::parallel_for(0, blocks, grain, [&](int64_t begin, int64_t end) {
-    fn(a, begin * kRows, std::min(end * kRows, n_len));
-  });
-  auto shape = x.sizes().vec();
-  shape.back() = n_len;
-  return y.view(shape).to(x.scalar_type());
+  return over_rows(fn, a, n_len, k_len, y, x);
 }
 
 }  // namespace
