@@ -23,8 +23,9 @@ def test_whisper_quick(tmp_path, capsys):
     assert {"openai-whisper", "transformers"} <= set(sides)
     assert all(row[-1] == "8" for row in window[1:] if row[0] in ("ours fp32 packed", "openai-whisper"))
     assert ratios[0][0] == "ours" and [row[0] for row in stages[1:]] == ["log-mel", "encoder", "decoding"]
-    assert [row[2] for row in targets[1:]] == ["openai-whisper", "transformers", "faster-whisper int8"]
-    assert targets[3][3] == "not measured"  # --quick compiles nothing
+    assert [row[2] for row in targets[1:]] == ["openai-whisper", "transformers", "faster-whisper int8",
+                                               "faster-whisper int8"]
+    assert targets[3][3] == targets[4][3] == "not measured"  # --quick compiles nothing (bf16 and int8 sides)
     assert encoder[1][0] == decoder[1][0] == "1" and len(log_mel) == 2
     assert [row[0] for row in short[1:]] == ["ours batched", "ours file by file", "openai-whisper file by file"]
     assert long[1][0] == "ours" and long[2][:1] == ["openai-whisper"] and long[1][3] == long[2][3]
