@@ -24,14 +24,14 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
   aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32. int4: torch's
   aten._weight_int4pack_mm_for_cpu on its packed tiles.
 
-Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md):
-one row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only
-(widening every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; torch._int_mm
-takes 512 x 384 rows through a 384 x 1536 weight in 0.74 ms against fp32's 3.7 ms. (It replaced fbgemm's
-dynamic GEMM, as fast or slower there, whose one activation scale for all rows took the real all-MiniLM-L6-v2's
-sentence embeddings to a cosine of 0.982 from fp32's; one scale a row keeps 0.992.) For int4 the gap is wider:
-zoo::gemv_grouped takes 0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower
-than ours on 16-64 rows). The cost is the activations' rounding: each moves by at most half its row's step.
+Why int8 activations by default (an AVX512-BF16/VNNI EPYC, 2 threads, docs/notes/2026-12-07-int8-kernels.md): one
+row through a 4096 x 4096 int8 weight takes 0.22-0.32 ms with dynamic int8 against 0.78 ms weight-only (widening
+every weight to float is compute-bound at ~22 GB/s) and 0.57 ms for our bf16 kernel; torch._int_mm takes 512 x 384
+rows through a 384 x 1536 weight in 0.74 ms against fp32's 3.7 ms. (It replaced fbgemm's dynamic GEMM, as fast or
+slower there, whose one activation scale for all rows took the real all-MiniLM-L6-v2's sentence embeddings to a
+cosine of 0.982 from fp32's; a range a row keeps 0.9966: bench/quantized_accuracy.py.) For int4 the gap is wider:
+zoo::gemv_grouped takes 0.17 ms for that row, torch's int4 kernel 15 ms in fp32 (its bf16 path is 2-4x slower than
+ours on 16-64 rows). The cost is the activations' rounding: each moves by at most half its row's step.
 
 With gradients (QLoRA: the frozen base of an adapter), on other devices or dtypes, every layer runs F.linear
 on the dequantised weight, so gradients reach the input and never the frozen integers.
@@ -197,7 +197,7 @@ class QuantizedLinear(nn.Module):
             return "dequantize", (f"int8 in groups of {self.group_size} runs as integers in zoo::gemv_grouped only, "
                                   f"which multiplies int8 activations and is "
                                   f"{'not built' if self.activations == 'int8' else 'not asked for'}")
-        if self.scheme == "int4":  # float activations, or more rows than ours takes: torch's int4 kernel
+        if self.scheme == "int4":  # float activations, or zoo::gemv_grouped not built: torch's int4 kernel
             if self.out_features % INT4_TILE:
                 return "dequantize", (f"torch's int4 kernel tiles {INT4_TILE} outputs; {self.out_features} is not "
                                       "a multiple (and zoo::gemv_grouped, which takes any, multiplies int8 activations "

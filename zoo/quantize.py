@@ -6,10 +6,10 @@
     zoo.load_pretrained("runs/gpt-int8")                             # the same model, not quantised again
 
 Every nn.Linear of the model (attention, FFN, projections, heads; `modules` globs narrow it) becomes a
-backbones.quantized.QuantizedLinear: int8 with one symmetric scale per output channel, or int4 with one per
-group of inputs. Embedding tables, norms, convolutions and biases stay as they are: a lookup reads one row a
-token, so storing the table in fewer bits saves memory but no time. A tied LM head is quantised as a head:
-its integers are its own and the embedding table keeps its precision.
+backbones.quantized.QuantizedLinear: int8 with one symmetric scale per output channel (or per group of inputs:
+GGUF's Q8_0), or int4 with one per group of inputs. Embedding tables, norms, convolutions and biases stay as they
+are: a lookup reads one row a token, so storing the table in fewer bits saves memory but no time. A tied LM head is
+quantised as a head: its integers are its own and the embedding table keeps its precision.
 
 The defaults: int8 per channel is what CTranslate2 and torchao's weight-only int8 store (int8's rounding error
 is 1/254 of a row's largest weight, below bf16's 1/256 relative step for most weights); int4 groups of 32
@@ -37,16 +37,16 @@ DEFAULT_GROUP_SIZE = {"int8": None, "int4": 32}
 
 def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None = None,
              modules: Sequence[str] | None = None, activations: str | None = None) -> nn.Module:
-    """Swap `model`'s nn.Linear layers (those whose names match a glob of `modules`; default all) for int8
-    or int4 QuantizedLinear layers, in place; returns `model`. group_size: int4's inputs per scale (32, 64,
-    128 or 256; default 32); int8 takes None. activations: int8's "int8" (default: quantised per row on the fly,
-    integer dot products) or "float" (multiplied as they come: exact up to summation order, slower); int4's are
-    "float". Raises QuantizationError for an unknown scheme, a group that does not divide a layer's width
-    (naming it), patterns that match no Linear, or a model already quantised."""
+    """Swap `model`'s nn.Linear layers (those whose names match a glob of `modules`; default all) for int8 or int4
+    QuantizedLinear layers, in place; returns `model`. group_size: the inputs per scale (32, 64, 128 or 256; int4's
+    default 32, int8's None: one scale a row). activations: "int8" (default: quantised per row on the fly, integer
+    dot products) or "float" (multiplied as they come: exact up to summation order, slower). Raises
+    QuantizationError for an unknown scheme, a group that does not divide a layer's width (naming it), patterns that
+    match no Linear, or a model already quantised."""
     if scheme in DEFAULT_GROUP_SIZE and group_size is None:
         group_size = DEFAULT_GROUP_SIZE[scheme]
     check_scheme(scheme, group_size)
-    activations = _activations(scheme, activations)
+    activations = check_activations("int8" if activations is None else activations)
     if not isinstance(model, nn.Module):
         raise TypeError(f"zoo.quantize expects an nn.Module, got {type(model).__name__}")
     existing = quantization_config(model)
@@ -85,7 +85,7 @@ def apply_quantization_config(model: nn.Module, config: dict[str, Any], source: 
         raise QuantizationError(f"{source}: quantization_config must hold 'scheme' and 'modules' (zoo.quantize's "
                                 f"record); got {config!r}") from error
     check_scheme(scheme, group_size)
-    activations = _activations(scheme, config.get("activations"))
+    activations = check_activations(config.get("activations") or "int8")
     linears = dict(_linears(model))
     unknown = [name for name in names if name not in linears]
     if unknown:
@@ -104,10 +104,6 @@ def prepare_kernels(model: nn.Module) -> None:
     for module in model.modules():
         if isinstance(module, QuantizedLinear):
             module.prepare()
-
-
-def _activations(scheme: str, activations: str | None) -> str:
-    return check_activations("int8" if activations is None else activations)
 
 
 def _linears(model: nn.Module) -> list[tuple[str, nn.Linear]]:
