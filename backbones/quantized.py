@@ -278,7 +278,51 @@ class QuantizedLinear(nn.Module):
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_copies": {}}  # kernel layouts are remade, never pickled
 
+class QuantizedEmbedding(nn.Module):
+    """nn.Embedding with its table stored as QuantizedLinear stores a weight (a row a token: int8 with a scale a row,
+    or in groups along the width; int4 in groups), looked up as rows of integers and dequantised, in the scales'
+    dtype. A lookup reads one row a token, so this saves memory, not time; a head tied to the table shares its
+    integers (share_integers). Inference only: the table has no gradient."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, scheme: str = "int8", group_size: int | None = None,
+                 padding_idx: int | None = None, device=None) -> None:
+        super().__init__()
+        table = QuantizedLinear(embedding_dim, num_embeddings, False, scheme, group_size, device=device)
+        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
+        self.scheme, self.group_size = scheme, table.group_size
+        self.register_buffer("qweight", table.qweight)
+        self.register_buffer("scales", table.scales)
+
+    @classmethod
+    def from_embedding(cls, embedding: nn.Embedding, scheme: str = "int8", group_size: int | None = None,
+                       name: str = "the embedding") -> QuantizedEmbedding:
+        check_scheme(scheme, group_size, embedding.embedding_dim, name)
+        layer = cls(embedding.num_embeddings, embedding.embedding_dim, scheme, group_size, embedding.padding_idx,
+                    device=embedding.weight.device)
+        qweight, scales = quantize_weight(embedding.weight, scheme, group_size)
+        layer.qweight.copy_(qweight)
+        layer.scales.copy_(scales)
+        return layer
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        """ids (...) -> (..., D): the rows q * scale."""
+        flat = ids.reshape(-1)
+        rows = dequantize_weight(self.qweight[flat], self.scales[flat], self.scheme, self.scales.dtype)  # (R, D)
+        return rows.view(*ids.shape, self.embedding_dim)
+
+    def dequantize(self, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """The table these integers stand for, (V, D) in `dtype`."""
+        return dequantize_weight(self.qweight, self.scales, self.scheme, dtype)
+
     def extra_repr(self) -> str:
         group = "" if self.group_size is None else f", group_size={self.group_size}"
-        return (f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}, "
-                f"scheme={self.scheme}{group}, activations={self.activations}")
+        return f"{self.num_embeddings}, {self.embedding_dim}, scheme={self.scheme}{group}"
+
+
+def share_integers(module: QuantizedLinear | QuantizedEmbedding, source: QuantizedLinear | QuantizedEmbedding) -> None:
+    """Make `module` read `source`'s integers and scales (a head tied to its embedding table, two tables tied): one
+    copy in memory and in the saved file."""
+    if (source.qweight.shape, source.scales.shape) != (module.qweight.shape, module.scales.shape):
+        raise QuantizationError(f"cannot tie a {tuple(module.qweight.shape)} quantised weight to "
+                                f"{tuple(source.qweight.shape)} integers")
+    module.qweight, module.scales = source.qweight, source.scales

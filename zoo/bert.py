@@ -106,7 +106,8 @@ class Bert(ZooModel):
 
     def reset_head(self, num_classes: int) -> None:
         """Switch to (or resize) the sequence-classification head; the pooler is kept if present."""
-        device = self.embed.tokens.weight.device
+        device = next(self.embed.tokens.buffers(), None)
+        device = (device if device is not None else self.embed.tokens.weight).device
         if isinstance(self.head, ClassifierHead):
             self.head.reset(num_classes)
         else:

@@ -48,8 +48,8 @@ class TokenEmbedding(nn.Module):
         default stays dense.
         """
         check_token_ids(input_ids, self.vocab_size, name)
-        if sparse_grad and torch.is_grad_enabled() and self.tokens.weight.requires_grad \
-                and not torch.compiler.is_compiling():
+        if sparse_grad and torch.is_grad_enabled() and isinstance(self.tokens, nn.Embedding) \
+                and self.tokens.weight.requires_grad and not torch.compiler.is_compiling():
             return F.embedding(input_ids, self.tokens.weight, self.tokens.padding_idx, sparse=True)  # (B, T, D)
         return self.tokens(input_ids)  # (B, T, D)
 

@@ -203,11 +203,14 @@ def test_quantized_accuracy_report_holds_each_figure_to_its_target():
               "embeddings": {"sentences": 3, "int8": {"min": 0.985, "mean": 0.995}, "float": {"min": 0.999,
                                                                                                "mean": 0.9995}},
               "wer": {"skipped": "no recordings"},
-              "memory": {"weight_bytes": {"fp32": 400, "bf16": 200, "int8": 100, "int4": 60},
+              "memory": {"weight_bytes": {"fp32": 400, "bf16": 200, "int8": 180, "int4": 160,
+                                          "int8, tables too": 100, "int4, tables too": 60},
                          "peak_rss": {"import zoo alone": 1000, "fp32": 1400, "bf16": 1200, "int8": 1100,
-                                      "int4": 1060}}}
+                                      "int4": 1060, "int8, tables too": 1050, "int4, tables too": 1040}}}
     measures, memory = tables(quantized_accuracy.report(result))
     verdicts = {row[0]: row[3] for row in measures[1:]}
-    assert list(verdicts.values()) == ["yes", "no", "no", "yes", "-", "yes"]
+    assert list(verdicts.values()) == ["yes", "no", "no", "yes", "-", "no", "yes"]
     assert "+0.50%" in measures[1][1] and "skipped: no recordings" in measures[5][1]
-    assert [row[0] for row in memory[1:]] == ["import zoo alone", "fp32", "bf16", "int8", "int4"]
+    assert [row[1] for row in measures[6:]] == ["45.0%", "25.0%"]
+    assert [row[0] for row in memory[1:]] == ["import zoo alone", "fp32", "bf16", "int8", "int4", "int8, tables too",
+                                              "int4, tables too"]

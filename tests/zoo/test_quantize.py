@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import pytest
 import torch
+from safetensors import safe_open
 from torch import nn
 
 import zoo
 from backbones.inference import gemv, kernels, pack_for_inference
 from backbones.quantized import (
     QuantizationError,
+    QuantizedEmbedding,
     QuantizedLinear,
     dequantize_weight,
     quantize_weight,
 )
 from tests.helpers import randomize, tiny_presets
+from zoo.quantize import quantization_config
 
 
 def half_step_bound(layer: QuantizedLinear, x: torch.Tensor) -> torch.Tensor:
@@ -261,6 +264,55 @@ def test_tied_head_gets_its_own_integers():
     assert torch.equal(model.embed.tokens.weight, table)  # the lookup keeps its precision
 
 
+@pytest.mark.parametrize("name", tiny_presets())
+def test_every_family_with_quantized_embeddings(name):
+    """embeddings=True: every table's rows within half a step of the full-precision ones, a tied head reading the
+    table's very integers, the model's output within int8's 3% of its range."""
+    model = zoo.create_model(name).eval()
+    inputs = model.example_inputs()
+    tables = {n: m.weight.detach().clone() for n, m in model.named_modules() if isinstance(m, nn.Embedding)}
+    tied = [n for n, m in model.named_modules() if isinstance(m, nn.Linear)
+            and any(m.weight is e.weight for e in model.modules() if isinstance(e, nn.Embedding))]
+    with torch.no_grad():
+        reference = _outputs(model, inputs)
+        zoo.quantize(model, "int8", embeddings=True)
+        for table_name, table in tables.items():
+            layer = model.get_submodule(table_name)
+            assert isinstance(layer, QuantizedEmbedding), table_name
+            rows = layer(torch.arange(layer.num_embeddings))
+            assert ((rows - table).abs() <= layer.scales[:, None] / 2 + 1e-7).all(), table_name
+        for head_name in tied:
+            head = model.get_submodule(head_name)
+            assert any(head.qweight is m.qweight for m in model.modules() if isinstance(m, QuantizedEmbedding))
+        out = _outputs(model, inputs)
+    spread = (reference.max() - reference.min()).item()
+    assert (out - reference).abs().max().item() <= 0.03 * spread
+
+
+@pytest.mark.parametrize("scheme", ["int8", "int4"])
+def test_quantized_embeddings_save_once_and_load_tied(scheme, tmp_path):
+    """A tied table and head are saved as one set of integers and load tied, outputs equal; the model's weight
+    bytes fall to about a quarter (int8) of fp32's."""
+    model = randomize(zoo.create_model("gpt_tiny"), std=0.05).eval()
+    full_bytes = sum(t.numel() * t.element_size() for t in model.state_dict().values())
+    zoo.quantize(model, scheme, embeddings=True)
+    assert model.head.proj.qweight is model.embed.tokens.qweight
+    ids = torch.randint(0, model.config.vocab_size, (2, 12))
+    with torch.no_grad():
+        expected = model(ids)
+    model.save_pretrained(tmp_path)
+    with safe_open(str(tmp_path / "model.safetensors"), framework="pt") as f:
+        stored = set(f.keys())
+    assert "embed.tokens.qweight" in stored and "head.proj.qweight" not in stored
+    loaded = zoo.load_pretrained(tmp_path).eval()
+    assert loaded.head.proj.qweight is loaded.embed.tokens.qweight
+    assert quantization_config(loaded)["embeddings"] == ["embed.tokens"]
+    with torch.no_grad():
+        assert torch.equal(loaded(ids), expected)
+    unique = {t.data_ptr(): t.numel() * t.element_size() for t in model.state_dict().values()}
+    assert sum(unique.values()) <= (0.3 if scheme == "int8" else 0.2) * full_bytes
+
+
 @pytest.fixture(scope="module")
 def trained_gpt():
     """gpt_tiny trained briefly on a repeating sequence: confident predictions, as a trained model makes."""
@@ -281,15 +333,16 @@ def trained_gpt():
     return model.eval(), period
 
 
-@pytest.mark.parametrize("scheme", ["int8", "int4"])
-def test_trained_greedy_equals_full_precision(trained_gpt, scheme):
-    """32 greedy tokens of a trained model: int8 and int4 give fp32's tokens, with the cache, packed, in beams."""
+@pytest.mark.parametrize("scheme, embeddings", [("int8", False), ("int4", False), ("int8", True)])
+def test_trained_greedy_equals_full_precision(trained_gpt, scheme, embeddings):
+    """32 greedy tokens of a trained model: int8 and int4 (and int8 tables) give fp32's tokens, with the cache,
+    packed, in beams."""
     import copy
 
     model, period = trained_gpt
     prompt = period[None, :5]
     expected = zoo.generate(model, prompt, 32)
-    quantized = zoo.quantize(copy.deepcopy(model), scheme)
+    quantized = zoo.quantize(copy.deepcopy(model), scheme, embeddings=embeddings)
     assert torch.equal(zoo.generate(quantized, prompt, 32), expected)
     pack_for_inference(quantized)
     assert torch.equal(zoo.generate(quantized, prompt, 32), expected)
