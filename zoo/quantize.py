@@ -85,15 +85,16 @@ def quantization_config(model: nn.Module) -> dict[str, Any] | None:
     """{"scheme", "group_size", "activations", "modules", "embeddings"} of a quantised model (what config.json
     records), or None."""
     layers = {name: m for name, m in model.named_modules() if isinstance(m, QuantizedLinear)}
-    if not layers:
-        return None
     tables = {name: m for name, m in model.named_modules() if isinstance(m, QuantizedEmbedding)}
+    if not layers and not tables:
+        return None
     kinds = {(m.scheme, m.group_size) for m in [*layers.values(), *tables.values()]}
-    kinds |= {m.activations for m in layers.values()}
-    if len(kinds) > 2:
-        raise QuantizationError(f"the model mixes quantisations {sorted(kinds, key=str)}: save_pretrained records "
-                                "one scheme, group size and activations")
-    (scheme, group_size), activations = sorted(kinds, key=lambda kind: isinstance(kind, str))
+    modes = {m.activations for m in layers.values()} or {"int8"}
+    if len(kinds) > 1 or len(modes) > 1:
+        raise QuantizationError(f"the model mixes quantisations {sorted(kinds, key=str)}, activations "
+                                f"{sorted(modes)}: save_pretrained records one scheme, group size and activations")
+    (scheme, group_size), = kinds
+    activations, = modes
     return {"scheme": scheme, "group_size": group_size, "activations": activations, "modules": sorted(layers),
             **({"embeddings": sorted(tables)} if tables else {})}
 

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import zoo
-from backbones.quantized import QuantizedLinear
+from backbones.quantized import QuantizedEmbedding, QuantizedLinear
 from zoo.convert.common import UnsupportedConfigError
 from zoo.io import CorruptCheckpointError
 
@@ -139,9 +139,17 @@ CASES = {  # types, the one kept as integers, what the warning lists, the intege
     "mixed": (MIXED, T.Q4_0, r"Q4_0.*Q4_1: 2.*Q4_K: 2.*Q6_K: 1.*Q8_0: 2",
               {f"transformer.blocks.{i}.{p}" for i in range(2) for p in ("attn.k_proj", "attn.v_proj", "ffn.gate",
                                                                           "ffn.down")}),
-    "q8_0": (Q8_0, T.Q8_0, r"Q8_0\): Q8_0: 1 \(token_embd.weight\)",
+    "q8_0": (Q8_0, T.Q8_0, None,
              {f"transformer.blocks.{i}.{p}" for i in range(2) for p in BLOCK_LINEARS} | {"head.proj"}),
 }
+
+
+def dequantizing(listed: str | None):
+    """Expect from_gguf's warning listing the dequantized types (`listed`, a pattern), or no warning (None)."""
+    if listed is None:
+        return warnings.catch_warnings(action="error")
+    return pytest.warns(UserWarning, match=r"dequantized to float32 .zoo keeps one of Q4_0 and Q8_0 as integers, "
+                        + listed)
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -153,8 +161,7 @@ def test_quantized_tensors_equal_gguf_dequantization_and_logits_transformers(tmp
     hf = hf_llama(tie=False)
     path = tmp_path / f"{case}.gguf"
     write_gguf(path, hf, types)
-    with pytest.warns(UserWarning, match=r"dequantized to float32 .zoo keeps one of Q4_0 and Q8_0 as integers, "
-                      + listed):
+    with dequantizing(listed):
         ours = zoo.from_gguf(path, activations="float")
     c = hf.config
     stored = {t.name: t for t in gguf.GGUFReader(path).tensors}
@@ -165,12 +172,12 @@ def test_quantized_tensors_equal_gguf_dequantization_and_logits_transformers(tmp
             heads = c.num_attention_heads if "attn_q" in name else c.num_key_value_heads
             want = want.reshape(heads, want.shape[0] // heads // 2, 2, -1).swapaxes(1, 2).reshape(want.shape)
         module_name = zoo.convert.gguf.our_name(name, "test")[:-len(".weight")]
-        module = ours.get_submodule(module_name) if "norm" not in name and "embd" not in name else None
-        if isinstance(module, QuantizedLinear):
+        module = ours.get_submodule(module_name) if "norm" not in name else None
+        if isinstance(module, (QuantizedLinear, QuantizedEmbedding)):
             assert tensor.tensor_type == native and module.scheme == {T.Q4_0: "int4", T.Q8_0: "int8"}[native]
             got = module.dequantize()
         else:
-            assert tensor.tensor_type != native or name == "token_embd.weight"
+            assert tensor.tensor_type != native
             got = ours.state_dict()[module_name + ".weight"]
         assert torch.equal(got, torch.from_numpy(np.array(want, dtype=np.float32))), name
     assert {n for n, m in ours.named_modules() if isinstance(m, QuantizedLinear)} == integer_layers
@@ -183,7 +190,7 @@ def test_quantized_tensors_equal_gguf_dequantization_and_logits_transformers(tmp
     want = theirs.generate(ids[:1], max_new_tokens=8, do_sample=False)
     assert torch.equal(zoo.generate(ours, ids[:1], 8), want)
 
-    with pytest.warns(UserWarning, match="dequantized"):  # the default: int8 activations, as llama.cpp's x Q8
+    with dequantizing(listed):  # the default: int8 activations, as llama.cpp's x Q8
         fast = zoo.from_gguf(path)
     assert all(m.activations == "int8" for m in fast.modules() if isinstance(m, QuantizedLinear))
     seen = {}
@@ -203,11 +210,13 @@ def test_quantized_tensors_equal_gguf_dequantization_and_logits_transformers(tmp
 
 
 def test_tied_file_and_save_load_round_trip(tmp_path):
+    """A tied Q4_0 file (no output.weight): the table stays int4 and the head reads its integers, saved once."""
     hf = hf_llama(tie=True, seed=1)
     path = tmp_path / "tied.gguf"
-    write_gguf(path, hf, {r"attn|ffn": T.Q4_0})
+    write_gguf(path, hf, {r"attn|ffn|token_embd": T.Q4_0})
     ours = zoo.from_gguf(path, activations="float")  # exact: transformers' output up to summation order
     assert ours.config.tie_embeddings
+    assert isinstance(ours.embed.tokens, QuantizedEmbedding) and ours.head.proj.qweight is ours.embed.tokens.qweight
     ours.save_pretrained(tmp_path / "saved")
     again = zoo.load_pretrained(tmp_path / "saved").eval()
     assert isinstance(again.get_submodule("transformer.blocks.0.attn.q_proj"), QuantizedLinear)

@@ -8,9 +8,10 @@ and the q/k rows; tests/zoo/test_gguf.py holds us to it.
 Tensor types:
 - F32, F16, BF16: stored as they are read, as float32;
 - Q4_0 (blocks of 32 weights, one float16 scale each, w = d * (q - 8)) and Q8_0 (w = d * q, q int8): kept as
-  QuantizedLinear layers, int4 or int8 with groups of 32, the very integers and scales (zoo.quantize's schemes
-  are their arithmetic), so a weight costs 4.5 or 8.5 bits in memory as on disk. A model keeps one scheme:
-  where a file mixes the two, the one more layers have stays, the other is dequantized;
+  QuantizedLinear layers (and the table as a QuantizedEmbedding, which a tied head reads as llama.cpp's does),
+  int4 or int8 with groups of 32, the very integers and scales (zoo.quantize's schemes are their arithmetic), so
+  a weight costs 4.5 or 8.5 bits in memory as on disk. A model keeps one scheme: where a file mixes the two, the
+  one more matrices have stays, the other is dequantized;
 - every other type the `gguf` package dequantizes (Q4_1, Q4_K, Q6_K, Q5_*, ...): dequantized to float32 by its
   own code, and a warning lists them.
 
@@ -38,7 +39,8 @@ GROUP = 32  # Q4_0's block: the inputs per scale
 PLAIN = ("F32", "F16", "BF16")  # read as they are: nothing to note
 SUPPORTED = "F32, F16, BF16 and the block types (Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K to Q6_K, IQ*)"
 
-_TOP = {"token_embd.weight": "embed.tokens.weight", "output_norm.weight": "transformer.norm.weight",
+TABLE = "token_embd.weight"
+_TOP = {TABLE: "embed.tokens.weight", "output_norm.weight": "transformer.norm.weight",
         "output.weight": "head.proj.weight"}
 _BLOCK = {"attn_norm": "norm1", "ffn_norm": "norm2", "attn_q": "attn.q_proj", "attn_k": "attn.k_proj",
           "attn_v": "attn.v_proj", "attn_output": "attn.o_proj", "ffn_gate": "ffn.gate", "ffn_up": "ffn.up",
@@ -65,15 +67,16 @@ def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Mo
     state: dict[str, torch.Tensor] = {}
     native = native_type(reader)  # the block type kept as integers: Q4_0 or Q8_0, whichever more layers have
     kept: list[str] = []
+    tables: list[str] = []
     dequantized: dict[str, list[str]] = defaultdict(list)
     for tensor in reader.tensors:
         name = our_name(tensor.name, source)
         kind = gguf.GGMLQuantizationType(tensor.tensor_type)
         shape = tuple(int(d) for d in reversed(tensor.shape))  # GGUF lists the fastest dimension first
-        if kind.name == native and is_linear(tensor):
+        if kind.name == native and len(shape) == 2:  # a Linear's weight or the embedding table
             layer = name[:-len(".weight")]
             state[layer + ".qweight"], state[layer + ".scales"] = NATIVE[native][1](np.asarray(tensor.data), shape)
-            kept.append(layer)
+            (tables if tensor.name == TABLE else kept).append(layer)
             continue
         try:
             values = gguf.quants.dequantize(np.asarray(tensor.data), kind)
@@ -93,8 +96,11 @@ def from_gguf(path: str | os.PathLike, activations: str = "int8") -> torch.nn.Mo
                            for kind, names in sorted(dequantized.items()))
         warnings.warn(f"{source}: tensors dequantized to float32 (zoo keeps one of Q4_0 and Q8_0 as integers, "
                       f"{native or 'neither here'}): {listed}", stacklevel=2)
-    quantization = (None if not kept else {"scheme": NATIVE[native][0], "group_size": GROUP,
-                                           "activations": activations, "modules": kept})
+    if tables and config.tie_embeddings:  # llama.cpp multiplies by token_embd's integers: so does our head
+        kept.append("head.proj")
+    quantization = (None if not kept + tables else {"scheme": NATIVE[native][0], "group_size": GROUP,
+                                                    "activations": activations, "modules": kept,
+                                                    "embeddings": tables})
     model = build_converted(config, state, source, quantization)
     # A file without a vocabulary (llama.cpp writes one always; other tools may not) loads without a tokenizer.
     model.tokenizer = tokenizer_from_gguf(meta) if "tokenizer.ggml.tokens" in meta else None
@@ -176,14 +182,9 @@ def our_name(name: str, source: str) -> str:
                                  f"(token_embd, output_norm, output, blk.N.{{{', '.join(_BLOCK)}}})")
 
 
-def is_linear(tensor) -> bool:
-    """A weight of one of the blocks' or the head's Linear layers (not the embedding table, a norm or a bias)."""
-    return len(tensor.shape) == 2 and tensor.name != "token_embd.weight"
-
-
 def native_type(reader) -> str | None:
-    """"Q4_0" or "Q8_0": the one more Linear weights of the file have (a model keeps one integer scheme), or None."""
-    counts = Counter(t.tensor_type.name for t in reader.tensors if is_linear(t) and t.tensor_type.name in NATIVE)
+    """"Q4_0" or "Q8_0": the one more matrices of the file have (a model keeps one integer scheme), or None."""
+    counts = Counter(t.tensor_type.name for t in reader.tensors if len(t.shape) == 2 and t.tensor_type.name in NATIVE)
     return max(counts, key=counts.get) if counts else None
 
 
