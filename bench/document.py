@@ -86,9 +86,12 @@ def machine_slug(m: dict) -> str:
 
 
 def isa_tier(isa: str) -> str:
-    """"AVX512, AMX-BF16" -> "amx", "AVX512, AVX512-BF16" -> "avx512-bf16", "AVX2" -> "avx2"."""
+    """"AVX512, AMX-BF16" -> "amx", "AVX512, AVX512-BF16" -> "avx512-bf16", "AVX2" -> "avx2", "AVX2, forced" (an
+    AVX-512 host limited to AVX2: bench/machine.py FORCED_ISA) -> "avx2-forced"."""
     parts = [p.strip().lower() for p in isa.split(",")]
-    return "amx" if "amx-bf16" in parts else parts[-1]
+    forced = "forced" in parts
+    parts = [p for p in parts if p != "forced"]
+    return ("amx" if "amx-bf16" in parts else parts[-1]) + ("-forced" if forced else "")
 
 
 def peaks(ceilings: dict) -> dict[str, dict]:

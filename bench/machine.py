@@ -14,6 +14,19 @@ import torch
 
 from backbones.inference import gemv
 
+# `scripts/benchmark.py --isa avx2` on an AVX-512 host: every side limited to AVX2 by its own switch (ours,
+# torch's kernels and inductor's code, oneDNN, MKL, CTranslate2), so the run measures the paths an AVX2-only host
+# takes, at this host's memory speed and clock: a stand-in for one, labelled "forced" in the tables.
+FORCED_ISA = {"avx2": {gemv.ISA_VARIABLE: "avx2", "ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2",
+                       "MKL_ENABLE_INSTRUCTIONS": "AVX2", "CT2_FORCE_CPU_ISA": "AVX2"}}
+
+
+def forced_isa_environment(isa: str) -> dict[str, str]:
+    """The environment variables that limit every side to `isa` (a key of FORCED_ISA)."""
+    if isa not in FORCED_ISA:
+        raise ValueError(f"cannot force ISA {isa!r}: expected one of {list(FORCED_ISA)}")
+    return FORCED_ISA[isa]
+
 
 def machine() -> dict:
     """CPU model, cores, ISA (AMX or AVX512-BF16 noted: they decide bf16 numbers), torch threads and library
@@ -28,6 +41,8 @@ def machine() -> dict:
         isa += ", AMX-BF16"  # bf16 matmuls run on AMX tiles
     elif gemv.has_cpu_flag("avx512_bf16"):
         isa += ", AVX512-BF16"  # bf16 dot products in vector registers: native bf16 in oneDNN and zoo::gemv
+    if os.environ.get(gemv.ISA_VARIABLE):
+        isa += ", forced"  # FORCED_ISA: the CPU has more
     versions = {}
     for lib in ("transformers", "timm"):
         try:

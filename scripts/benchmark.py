@@ -53,6 +53,7 @@ import argparse
 import dataclasses
 import datetime
 import json
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -92,6 +93,7 @@ from bench.config import GenerationBench, ModelBench, TranslationBench, WhisperB
 from bench.document import Capture, machine_slug, write
 from bench.generation import speculative
 from bench.generation.common import COMPILED_GRAPHS
+from bench.machine import FORCED_ISA, forced_isa_environment
 from bench.report import BenchmarkError, run_cli, write_json
 from bench.translation_sides import model_missing
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
@@ -139,6 +141,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--device", default="cpu", help="where the models and attention sections run: cpu (default) or "
                    "cuda, where the xformers column appears; the other sections run on the CPU")
     p.add_argument("--json", metavar="OUT", help="also write every measurement here")
+    p.add_argument("--isa", choices=sorted(FORCED_ISA), help="limit every side to this instruction set (an AVX-512 "
+                   "host measuring what an AVX2-only one runs: bench/machine.py FORCED_ISA); the tables' machine "
+                   "name ends in -forced")
     add_models_arguments(p)
     add_generation_arguments(p)
     add_whisper_arguments(p)
@@ -332,6 +337,10 @@ def report(results: dict, config: ModelBench, run: Capture) -> str:
 def main(argv=None) -> dict:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
+    if args.isa:
+        forced = forced_isa_environment(args.isa)
+        if any(os.environ.get(k) != v for k, v in forced.items()):  # torch reads them at import: start again
+            os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *argv], {**os.environ, **forced})
     torch.set_num_threads(args.threads)
     transformers.logging.set_verbosity_error()
     config = ModelBench.from_args(args)

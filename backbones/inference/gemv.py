@@ -59,14 +59,25 @@ _lock = threading.Lock()  # one build per process, however many threads ask firs
 _STALE_LOCK_S = 600  # a torch build lock older than this was left by a killed build
 
 
+# ZOO_CPU_ISA=avx2 hides the CPU's later vector extensions from the zoo's kernel choices (AVX-512, VNNI, AMX), so
+# an AVX-512 host runs the paths an AVX2-only one would: benchmarks set it with torch's, oneDNN's, MKL's and
+# CTranslate2's own switches (bench/machine.py FORCED_ISA).
+ISA_VARIABLE = "ZOO_CPU_ISA"
+_LATER_THAN_AVX2 = ("avx512", "amx", "avx_vnni")
+
+
 def _read_cpu_flags() -> frozenset[str]:
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
         return frozenset()
+    forced = os.environ.get(ISA_VARIABLE, "").lower()
+    if forced not in ("", "avx2"):
+        raise ValueError(f"{ISA_VARIABLE}={forced!r}: expected 'avx2' (or unset: all the CPU has)")
     for line in text.splitlines():
         if line.startswith("flags"):
-            return frozenset(line.split(":", 1)[1].split())
+            flags = line.split(":", 1)[1].split()
+            return frozenset(f for f in flags if not (forced and f.startswith(_LATER_THAN_AVX2)))
     return frozenset()
 
 

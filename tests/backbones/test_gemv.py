@@ -2,6 +2,7 @@
 on AVX2), equals F.linear; packing routes batch-1 calls to it when asked (`gemv=True`, the default) and keeps torch's
 kernels otherwise."""
 import copy
+import os
 import pickle
 import subprocess
 import sys
@@ -237,3 +238,17 @@ def test_a_packed_model_unpickled_in_a_new_process_loads_the_kernel_where_it_run
               "print('ok')")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]
+
+
+def test_forced_avx2_hides_later_extensions_from_kernel_choices():
+    """ZOO_CPU_ISA=avx2: no AVX-512 / VNNI / AMX flag reaches the kernel choices (int8 takes its AVX2 path, bf16 is
+    not ours); any other value is refused, naming what is expected."""
+    script = ("from backbones.inference import gemv; from backbones.quantized import INT8_GEMV_MODE; "
+              "print(sorted(f for f in gemv._FLAGS if f.startswith(('avx512', 'amx', 'avx_vnni'))), INT8_GEMV_MODE, "
+              "gemv.has_cpu_flag('avx2') == ('avx2' in open('/proc/cpuinfo').read()))")
+    env = {**os.environ, "ZOO_CPU_ISA": "avx2"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-3:] == ["[]", "avx2", "True"]
+    env["ZOO_CPU_ISA"] = "sse4"
+    bad = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert bad.returncode != 0 and "ZOO_CPU_ISA='sse4': expected 'avx2'" in bad.stderr

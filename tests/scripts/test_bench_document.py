@@ -72,6 +72,8 @@ def test_machine_slug():
     # one model name, two bf16 tiers: two folders
     assert machine_slug({"cpu": "AMD EPYC", "cores": 2, "isa": "AVX2"}) == "amd-epyc-2c-avx2"
     assert machine_slug({"cpu": "AMD EPYC", "cores": 2, "isa": "AVX512, AVX512-BF16"}) == "amd-epyc-2c-avx512-bf16"
+    # an AVX-512 host limited to AVX2 (scripts/benchmark.py --isa avx2) is not an AVX2 host: a folder of its own
+    assert machine_slug({"cpu": "AMD EPYC", "cores": 2, "isa": "AVX2, forced"}) == "amd-epyc-2c-avx2-forced"
     assert machine_slug({"cpu": "Intel(R) Xeon(R) Platinum 8488C CPU @ 2.40GHz", "cores": 4}) == \
         "intel-xeon-platinum-8488c-4c"
     assert machine_slug({"cpu": "AMD EPYC 9654 96-Core Processor", "cores": 8}) == "amd-epyc-9654-8c"
