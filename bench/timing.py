@@ -14,6 +14,8 @@ from contextlib import nullcontext
 
 import torch
 
+from bench.workers import Remote
+
 DTYPES = {"fp32": None, "bf16": torch.bfloat16}
 
 
@@ -49,9 +51,19 @@ def peak_bytes(fn: Callable[[], object], device: str) -> int | None:
     return torch.cuda.max_memory_allocated() - base
 
 
+def timed(fn: Callable[[], object]) -> tuple[object, float]:
+    """fn() and its seconds: measured here, or for a side in a worker process (bench.workers.Remote) there,
+    around the call alone."""
+    if isinstance(fn, Remote):
+        return fn.timed()
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
 def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int) -> dict[str, list[float]]:
-    """Seconds per call for each fn, alternating ABBA so neither side always runs first. On a GPU, wrap each
-    fn in `synchronized` first."""
+    """Seconds per call for each fn (`timed`), alternating ABBA so neither side always runs first. On a GPU,
+    wrap each fn in `synchronized` first."""
     for _ in range(warmup):
         for fn in fns.values():
             fn()
@@ -59,9 +71,7 @@ def interleaved(fns: dict[str, Callable[[], object]], warmup: int, repeats: int)
     names = list(fns)
     for r in range(repeats):
         for name in names if r % 2 == 0 else names[::-1]:
-            start = time.perf_counter()
-            fns[name]()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(timed(fns[name])[1])
     return times
 
 

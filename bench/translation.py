@@ -34,6 +34,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
+from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -50,9 +52,11 @@ from bench.translation_sides import (
     QUICK_VOCAB,
     SIDES,
     Pass,
-    Workers,
     prepare,
+    run_pass,
+    side,
 )
+from bench.workers import Worker
 from data.marian_tokenizer import MarianSentencePiece
 from data.parallel import PARALLEL_EXTRACT, PARALLEL_FULL, read_pairs
 
@@ -108,7 +112,7 @@ def scores(first: dict[str, Pass], references: list[str]) -> dict[str, dict]:
                    "first_pass_s": p.seconds} for name, p in first.items()}
 
 
-def timed(workers: Workers, batches: dict[int, list[list[str]]], repeats: int) -> tuple[dict, dict]:
+def timed(workers: dict[str, Worker], batches: dict[int, list[list[str]]], repeats: int) -> tuple[dict, dict]:
     """({batch: {side: seconds per pass}}, {batch: {side: output tokens}}): the sides alternate, forward on
     even passes and backward on odd ones."""
     times = {size: {name: [] for name in SIDES} for size in batches}
@@ -116,7 +120,7 @@ def timed(workers: Workers, batches: dict[int, list[list[str]]], repeats: int) -
     for r in range(repeats):
         for size, chunks in batches.items():
             for name in SIDES if r % 2 == 0 else SIDES[::-1]:
-                done = workers.translate(name, chunks)
+                done = run_pass(workers[name], chunks)
                 times[size][name].append(done.seconds)
                 tokens[size][name] = done.tokens
             print(f"  translation pass {r + 1}, batch {size}: " + ", ".join(
@@ -133,8 +137,10 @@ def run(config: TranslationBench) -> dict:
         pairs = by_length(pairs, MarianSentencePiece.from_directory(weights.transformers))
         sources, n = [source for source, _ in pairs], len(pairs)
         batches = {size: [sources[i:i + size] for i in range(0, n, size)] for size in config.translation_batches}
-        with Workers(SIDES, weights, config, threads) as workers:
-            first = {name: workers.translate(name, batches[max(batches)]) for name in SIDES}
+        with ExitStack() as stack:
+            workers = {name: stack.enter_context(Worker(partial(side, name, weights, config), threads))
+                       for name in SIDES}
+            first = {name: run_pass(workers[name], batches[max(batches)]) for name in SIDES}
             print("  translation untimed pass: " + ", ".join(f"{k} {p.seconds:.2f} s" for k, p in first.items()),
                   flush=True)
             times, tokens = timed(workers, batches, config.translation_repeats)

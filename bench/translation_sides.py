@@ -1,8 +1,8 @@
 """The sides of the translation section (bench.translation), each in a spawned process of its own.
 
     weights = prepare(config, workdir)     # one transformers directory, and CTranslate2's fp32 and int8 conversions
-    with Workers(SIDES, weights, config, threads) as workers:
-        done = workers.translate("ours packed", batches)    # a Pass: seconds, translations, output tokens
+    with Worker(partial(side, "ours packed", weights, config), threads) as worker:   # bench.workers
+        done = run_pass(worker, batches)   # a Pass: seconds, translations, output tokens
 
 A side is a name and a function texts -> (translations, output tokens), text in and text out as its users call
 it: ours (zoo.generate on the model's MarianSentencePiece), transformers' MarianTokenizer and
@@ -15,18 +15,15 @@ drops it from the vocabulary. That loader also starts the decoder from a zero ve
 where ours and transformers embed <pad>: the same model only where the <pad> row is zero (Weights.pad_row_norm;
 --quick's model has it zero, and CTranslate2 fp32 then writes ours' tokens).
 
-Why a process each: the long-file Whisper section found a side 1.2-1.3x slower once CTranslate2 had run in its
-process (bench/whisper_long_sides.py), and the same two libraries meet here. Each process loads its model at
-its first pass and keeps it, so the section can still alternate the sides from one timed pass to the next
-(load from other processes then hits every side alike); a pass is timed inside its process.
+Why a process each: CTranslate2 slows torch down in a process it has run in (bench.workers says how much), and
+the same two libraries meet here. Each process loads its model at its first pass and keeps it, so the section
+can still alternate the sides from one timed pass to the next (load from other processes then hits every side
+alike); a pass is timed inside its process.
 """
 from __future__ import annotations
 
-import multiprocessing
-import time
 import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +34,7 @@ from torch import nn
 import zoo
 from bench.config import TranslationBench
 from bench.report import BenchmarkError
+from bench.workers import Worker
 from data.marian_tokenizer import MarianSentencePiece, train_joint_vocabulary
 from data.parallel import PARALLEL_EXTRACT, read_pairs
 from zoo.convert.hf_marian import to_transformers
@@ -232,36 +230,14 @@ def side(name: str, weights: Weights, config: TranslationBench, threads: int) ->
 
 # ----------------------------------------------------------------------------- one process per side
 
-_LOADED: dict[str, Translate] = {}  # in a side's process: its function, made at its first pass
+
+def translate_all(translate: Translate, batches: list[list[str]]) -> list[tuple[list[str], int]]:
+    """In a side's worker: every batch, in order."""
+    return [translate(batch) for batch in batches]
 
 
-def translate_pass(name: str, weights: Weights, config: TranslationBench, threads: int,
-                   batches: list[list[str]]) -> Pass:
-    """In this process: side `name` (loaded at its first pass) over every batch, timed."""
-    if name not in _LOADED:
-        torch.set_num_threads(threads)
-        _LOADED[name] = side(name, weights, config, threads)
-    translate = _LOADED[name]
-    start = time.perf_counter()
-    done = [translate(batch) for batch in batches]
-    seconds = time.perf_counter() - start
+def run_pass(worker: Worker, batches: list[list[str]]) -> Pass:
+    """A pass of the side in `worker` (a Worker of partial(side, name, weights, config)) over every batch,
+    timed in its process."""
+    done, seconds = worker.timed(translate_all, batches)
     return Pass(seconds, [text for texts, _ in done for text in texts], sum(tokens for _, tokens in done))
-
-
-class Workers:
-    """A spawned process per side, kept for the section: translate(name, batches) runs a pass in name's."""
-
-    def __init__(self, names: tuple[str, ...], weights: Weights, config: TranslationBench, threads: int):
-        context = multiprocessing.get_context("spawn")
-        self.pools = {name: ProcessPoolExecutor(max_workers=1, mp_context=context) for name in names}
-        self.shared = (weights, config, threads)
-
-    def translate(self, name: str, batches: list[list[str]]) -> Pass:
-        return self.pools[name].submit(translate_pass, name, *self.shared, batches).result()
-
-    def __enter__(self) -> Workers:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for pool in self.pools.values():
-            pool.shutdown()

@@ -1,6 +1,7 @@
 """Whisper speed on CPU: ours against openai-whisper, transformers and faster-whisper (CTranslate2, fp32 and
 int8), every side on the same random weights (whisper_refs), checked to agree before anything is timed,
-then timed interleaved in one process, greedy, with the token count forced (whisper_sides).
+then timed interleaved, greedy, with the token count forced (whisper_sides). faster-whisper runs in a worker
+process per type (bench.workers says why), and its calls are timed there.
 
     window      one 30 s window, waveform to tokens (log-mel + encoder + N tokens): ours as created,
                 packed, packed and compiled, bf16 (autocast; bf16 weights packed, and compiled) against each reference;
@@ -29,7 +30,7 @@ import zoo
 from bench import whisper_parts, whisper_transcribe
 from bench.config import WhisperBench
 from bench.report import ratio_cell, table, target_verdict
-from bench.timing import interleaved, summarize
+from bench.timing import interleaved, summarize, timed
 from bench.whisper_refs import WhisperModels, build, check_sides, describe, synthetic_audio
 from bench.whisper_sides import (
     ForcedDecoding,
@@ -41,6 +42,7 @@ from bench.whisper_sides import (
     ours_window,
     same_tokens,
 )
+from bench.workers import bind
 from data.audio import log_mel_spectrogram, pad_or_trim
 from zoo.generation.whisper_decode import decode
 
@@ -76,8 +78,8 @@ def window_fns(sides: WhisperModels, forced: ForcedDecoding, compile: bool) -> d
            "transformers": hf_window(sides.hf, sides.directory, forced)}
     if not compile:
         fns = {k: v for k, v in fns.items() if "compiled" not in k}
-    for kind, model in sides.ct2_models().items():
-        fns[f"faster-whisper {kind}"] = ct2_window(model, forced)
+    for kind, worker in sides.ct2_models().items():
+        fns[f"faster-whisper {kind}"] = worker.bind(ct2_window, forced)
     return fns
 
 
@@ -86,9 +88,7 @@ def first_calls(fns: dict, audio, forced: ForcedDecoding) -> tuple[dict, dict]:
     tokens equal to ours'). BenchmarkError where a side decodes another count, or an exact side other tokens."""
     seconds, leading, want = {}, {}, None
     for name, fn in fns.items():
-        start = time.perf_counter()
-        tokens = fn(audio)
-        seconds[name] = time.perf_counter() - start
+        tokens, seconds[name] = timed(bind(fn, audio))
         want = want or tokens  # "ours fp32" comes first
         leading[name] = same_tokens(name, [tokens], [want], forced, exact=name in EXACT)
     return seconds, leading
@@ -118,10 +118,10 @@ def run_window(sides: WhisperModels, config: WhisperBench) -> dict:
     audio = synthetic_audio(30, seed=1)
     forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_tokens)
     if "fp32" in sides.ct2_models():
-        forced = calibrate_ct2(sides.ct2["fp32"], log_mel_spectrogram(pad_or_trim(audio)).numpy(), forced)
+        forced = sides.ct2["fp32"].call(calibrate_ct2, log_mel_spectrogram(pad_or_trim(audio)).numpy(), forced)
     fns = window_fns(sides, forced, config.whisper_compile)
     first_s, leading = first_calls(fns, audio, forced)
-    times = interleaved({k: (lambda fn=fn: fn(audio)) for k, fn in fns.items()}, config.whisper_warmup,
+    times = interleaved({k: bind(fn, audio) for k, fn in fns.items()}, config.whisper_warmup,
                         config.whisper_repeats)
     ratios = {f"{ours}|{ref}": summarize(times, forced.tokens, ours=ours, ref=ref)
               for ours in fns if ours.startswith("ours") for ref in REFERENCES if ref in fns}
@@ -146,14 +146,14 @@ def run(config: WhisperBench) -> dict:
         threads = torch.get_num_threads()
         for i, name in enumerate(config.whisper_models):
             start = time.perf_counter()
-            sides = build(name, workdir, threads)
-            audio = synthetic_audio(30, seed=1)
-            diffs = check_sides(sides, log_mel_spectrogram(pad_or_trim(audio)))
-            row = run_window(sides, config)
-            results["window"].append({**row, "max_abs_diff": diffs})
-            if i == 0:
-                results["parts"] = whisper_parts.run(sides, config)
-                results["transcribe"] = whisper_transcribe.run(sides, config)
+            with build(name, workdir, threads) as sides:
+                audio = synthetic_audio(30, seed=1)
+                diffs = check_sides(sides, log_mel_spectrogram(pad_or_trim(audio)))
+                row = run_window(sides, config)
+                results["window"].append({**row, "max_abs_diff": diffs})
+                if i == 0:
+                    results["parts"] = whisper_parts.run(sides, config)
+                    results["transcribe"] = whisper_transcribe.run(sides, config)
             results["window"][-1]["section_s"] = time.perf_counter() - start
             del sides
             gc.collect()

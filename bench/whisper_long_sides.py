@@ -4,9 +4,9 @@
     result = time_apart(names, weights, config, audio, threads)   # {side: {"first_call_s", "times", "text", ...}}
 
 A side is a name ("ours sequential bf16 packed", "faster-whisper batched int8", ...) and a function audio -> {"text",
-"segments"}. Each side runs in a fresh spawned process that loads only the weights it needs, makes one untimed
-first call (its text, WER and words come from it) and then `repeats` timed calls back to back; one process
-after another, in the order given.
+"segments"}. Each side runs in a fresh spawned process (a bench.workers.Worker) that loads only the weights it
+needs, makes one untimed first call (its text, WER and words come from it) and then `repeats` calls back to
+back, each timed there; one process after another, in the order given.
 
 Why a process each: timed in one process, interleaved, a side ran 1.2-1.3x slower after another library's
 transcription of the same file had run there (ours sequential bf16 packed: 8.3 s alone, 10.2 s after one
@@ -18,12 +18,9 @@ from __future__ import annotations
 import base64
 import copy
 import gzip
-import multiprocessing
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +30,7 @@ import zoo
 from bench.config import WhisperLongBench
 from bench.report import BenchmarkError
 from bench.whisper_sides import bf16_packed
+from bench.workers import Worker, call
 from data.vad import speech_timestamps
 
 BATCH_SIZE = 8
@@ -66,10 +64,10 @@ def prepare(config: WhisperLongBench, workdir: Path, threads: int) -> Weights:
         return Weights(directory, "ct2", directory)
     from bench.whisper_refs import build
 
-    sides = build(config.whisper_long_weights, workdir, threads)
-    if "int8" not in sides.ct2_models():
-        raise BenchmarkError(f"faster-whisper int8 cannot run here: {sides.ct2['int8']}")
-    return Weights(sides.directory, "hf", sides.directory / "ct2-int8")
+    with build(config.whisper_long_weights, workdir, threads) as sides:  # its int8 worker converts ct2-int8
+        if "int8" not in sides.ct2_models():
+            raise BenchmarkError(f"faster-whisper int8 cannot run here: {sides.ct2['int8']}")
+        return Weights(sides.directory, "hf", sides.directory / "ct2-int8")
 
 
 class LongModels:
@@ -177,8 +175,9 @@ def vad_only(audio: np.ndarray) -> dict:
     return {"text": "", "segments": []}
 
 
-def side(name: str, models: LongModels, config: WhisperLongBench) -> Callable[[np.ndarray], dict]:
-    """The function of side `name` (one of side_names), on the models it needs."""
+def side(name: str, weights: Weights, config: WhisperLongBench, threads: int) -> Callable[[np.ndarray], dict]:
+    """The function of side `name` (one of side_names), on the models it needs (loaded here)."""
+    models = LongModels(weights, threads)
     variants = {"fp32": lambda: models.ours, "packed": lambda: models.packed, "bf16 packed": lambda: models.bf16}
     if name == "VAD alone":
         return vad_only
@@ -198,29 +197,21 @@ def side(name: str, models: LongModels, config: WhisperLongBench) -> Callable[[n
 
 
 def time_side(name: str, weights: Weights, config: WhisperLongBench, audio: np.ndarray, threads: int) -> dict:
-    """In this process: side `name`'s first call (its output kept) and config.whisper_long_repeats timed calls."""
-    torch.set_num_threads(threads)
-    fn = side(name, LongModels(weights, threads), config)
-    start = time.perf_counter()
-    result = fn(audio)
-    first = time.perf_counter() - start
-    times = []
-    for _ in range(config.whisper_long_repeats):
-        start = time.perf_counter()
-        fn(audio)
-        times.append(time.perf_counter() - start)
+    """Side `name` in a fresh worker: its first call (its output kept) and config.whisper_long_repeats more,
+    each timed there."""
+    with Worker(partial(side, name, weights, config), threads) as worker:
+        result, first = worker.timed(call, audio)
+        times = [worker.timed(call, audio)[1] for _ in range(config.whisper_long_repeats)]
     words = sum(len(s.get("words") or ()) for s in result["segments"])
     return {"first_call_s": first, "times": times, "text": result["text"], "words": words}
 
 
 def time_apart(names: list[str], weights: Weights, config: WhisperLongBench, audio: np.ndarray,
                threads: int) -> dict[str, dict]:
-    """time_side for each side in a fresh spawned process, one after another."""
+    """time_side for each side, one after another."""
     out = {}
-    context = multiprocessing.get_context("spawn")
     for name in names:
-        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            out[name] = pool.submit(time_side, name, weights, config, audio, threads).result()
+        out[name] = time_side(name, weights, config, audio, threads)
         print(f"  whisper_long {name}: first call {out[name]['first_call_s']:.1f} s, timed "
               + " ".join(f"{t:.2f}" for t in out[name]["times"]) + " s", flush=True)
     return out

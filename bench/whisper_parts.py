@@ -6,7 +6,6 @@ created and packed) against openai-whisper and transformers; and the log-mel of 
 from __future__ import annotations
 
 import copy
-import importlib.util
 import statistics
 
 import numpy as np
@@ -60,8 +59,14 @@ def decoder(sides: WhisperModels, packed, features: torch.Tensor, forced: Forced
     return rows_of(times, features.shape[0] * forced.tokens, ("ours", "ours packed"))
 
 
-def log_mel(warmup: int, repeats: int) -> dict:
-    """30 s of audio to the (80, 3000) log-mel, each library's own way."""
+def fw_log_mel(faster, audio: np.ndarray) -> np.ndarray:
+    """In a faster-whisper worker (whisper_refs.load_ct2): its FeatureExtractor's (80, 3000) of the first 30 s."""
+    return faster.feature_extractor(audio)[:, :3000]
+
+
+def log_mel(sides: WhisperModels, warmup: int, repeats: int) -> dict:
+    """30 s of audio to the (80, 3000) log-mel, each library's own way (faster-whisper's in its fp32 worker,
+    where that started)."""
     import transformers
     import whisper
 
@@ -70,11 +75,8 @@ def log_mel(warmup: int, repeats: int) -> dict:
     fns = {"ours": lambda: log_mel_spectrogram(pad_or_trim(audio)),
            "openai-whisper": lambda: whisper.log_mel_spectrogram(whisper.pad_or_trim(audio)),
            "transformers": lambda: hf(audio, sampling_rate=SAMPLE_RATE, return_tensors="pt").input_features[0]}
-    if importlib.util.find_spec("faster_whisper") is not None:
-        from faster_whisper.feature_extractor import FeatureExtractor
-
-        fw = FeatureExtractor(feature_size=80)
-        fns["faster-whisper"] = lambda: fw(audio)[:, :3000]
+    if "fp32" in sides.ct2_models():
+        fns["faster-whisper"] = sides.ct2["fp32"].bind(fw_log_mel, audio)
     want = fns["ours"]()
     got = {k: torch.as_tensor(np.asarray(fn())) for k, fn in fns.items()}
     diffs = {k: check_close("log-mel", "fp32", got[k], want, f"ours and {k}") for k in REFERENCES}
@@ -101,7 +103,7 @@ def run(sides: WhisperModels, config: WhisperBench) -> dict:
         print(f"  whisper parts {sides.name} batch {batch}: encoder ours/openai-whisper "
               f"{enc['ours|openai-whisper']['ratio']:.2f}, decoder {dec['ours|openai-whisper']['ratio']:.2f}",
               flush=True)
-    mel_row = log_mel(config.whisper_warmup, 4 * config.whisper_repeats)
+    mel_row = log_mel(sides, config.whisper_warmup, 4 * config.whisper_repeats)
     return {"shape": sides.name, "tokens": forced.tokens, "rows": rows, "log_mel": mel_row}
 
 

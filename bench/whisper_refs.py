@@ -1,11 +1,11 @@
 """The Whisper benchmark's sides, all on ONE set of random weights: openai-whisper's `Whisper` (built from
 ModelDimensions and randomised), ours (zoo.from_whisper), transformers' WhisperForConditionalGeneration
 (ours' tensors under transformers' names, zoo.convert.hf_whisper.to_transformers) and CTranslate2's conversions
-of the saved transformers directory (`TransformersConverter`, fp32 and int8), and the check that they compute the
-same.
+of the saved transformers directory (`TransformersConverter`, fp32 and int8, each read by faster-whisper in a
+worker process of its own: bench.workers), and the check that they compute the same.
 
-    sides = build("tiny", workdir)           # WhisperModels: .openai, .ours, .hf, .ct2 {"fp32": model or why not}
-    diffs = check_sides(sides, mel)          # BenchmarkError where any side's encoder or logits differ
+    with build("tiny", workdir, threads) as sides:  # .openai, .ours, .hf, .ct2 {"fp32": a Worker or why not}
+        diffs = check_sides(sides, mel)              # BenchmarkError where any side's encoder or logits differ
 
 Random weights never end a sequence on their own (or end it at once): every side is given the same
 forced length, with every token from <|endoftext|> on suppressed (`forced_suppress`), so each decodes
@@ -14,8 +14,10 @@ exactly the text tokens it is asked for.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import shutil
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from torch import nn
 
 import zoo
 from bench.references import check_close
+from bench.workers import Worker
 from data.audio import SAMPLE_RATE
 from data.whisper_tokenizer import WhisperTokenizer
 
@@ -38,8 +41,9 @@ PROMPT_LANGUAGE = "en"
 
 @dataclass
 class WhisperModels:
-    """One shape's models on the same weights; ct2 maps "fp32" / "int8" to a ctranslate2.models.Whisper,
-    or to the reason it cannot run here (a string)."""
+    """One shape's models on the same weights; ct2 maps "fp32" / "int8" to a bench.workers.Worker holding
+    faster-whisper's WhisperModel on CTranslate2's conversion (`faster_whisper_model`), or to the reason it
+    cannot run here (a string). Its workers stop at close (or the end of a `with`)."""
     name: str
     openai: nn.Module
     ours: nn.Module
@@ -51,9 +55,19 @@ class WhisperModels:
     def tokenizer(self) -> WhisperTokenizer:
         return self.ours.tokenizer
 
-    def ct2_models(self) -> dict[str, Any]:
-        """The CTranslate2 models that loaded (without the reasons of those that did not)."""
+    def ct2_models(self) -> dict[str, Worker]:
+        """The CTranslate2 workers that started (without the reasons of those that did not)."""
         return {k: v for k, v in self.ct2.items() if not isinstance(v, str)}
+
+    def close(self) -> None:
+        for worker in self.ct2_models().values():
+            worker.close()
+
+    def __enter__(self) -> WhisperModels:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def dims_for(name: str):
@@ -136,28 +150,42 @@ def save_hf_directory(hf: nn.Module, tokenizer: WhisperTokenizer, directory: Pat
 CT2_TYPES = {"fp32": "float32", "int8": "int8"}  # our names -> CTranslate2's quantization / compute_type
 
 
-def load_ct2(directory: Path, threads: int) -> dict[str, Any]:
-    """{"fp32", "int8"} -> ctranslate2.models.Whisper converted from the transformers `directory` (each in
-    directory/ct2-<name>, with tokenizer.json and preprocessor_config.json beside it, as faster-whisper reads
-    them), or why it could not be built."""
-    try:
-        import ctranslate2
-        import faster_whisper  # noqa: F401 (its feature extractor and transcribe drive the CTranslate2 models)
-        from ctranslate2.converters import TransformersConverter
-    except ImportError as error:
-        return dict.fromkeys(CT2_TYPES, f"not installed ({error}): pip install -r requirements-test.txt")
-    models: dict[str, Any] = {}
-    for name, kind in CT2_TYPES.items():
-        out = directory / f"ct2-{name}"
+def faster_whisper_model(directory: Path, name: str, threads: int):
+    """In a worker (bench.workers says why): faster-whisper's WhisperModel on CTranslate2's `name` conversion of
+    the transformers `directory`, made here into directory/ct2-<name> with tokenizer.json and
+    preprocessor_config.json beside it, as faster-whisper reads them."""
+    from ctranslate2.converters import TransformersConverter
+    from faster_whisper import WhisperModel
+
+    out = directory / f"ct2-{name}"
+    TransformersConverter(str(directory)).convert(str(out), quantization=CT2_TYPES[name], force=True)
+    for extra in ("tokenizer.json", "preprocessor_config.json"):
+        shutil.copy(directory / extra, out / extra)
+    return WhisperModel(str(out), device="cpu", compute_type=CT2_TYPES[name], cpu_threads=threads)
+
+
+def load_ct2(directory: Path, threads: int) -> dict[str, Worker | str]:
+    """{"fp32", "int8"} -> a started Worker holding faster_whisper_model(directory, name), or why it could not be
+    built. Neither library is imported in this process."""
+    missing = [m for m in ("ctranslate2", "faster_whisper") if importlib.util.find_spec(m) is None]
+    if missing:
+        return dict.fromkeys(CT2_TYPES, f"not installed ({', '.join(missing)}): pip install -r requirements-test.txt")
+    workers: dict[str, Worker | str] = {}
+    for name in CT2_TYPES:
+        worker = Worker(partial(faster_whisper_model, directory, name), threads)
         try:
-            TransformersConverter(str(directory)).convert(str(out), quantization=kind, force=True)
-            for extra in ("tokenizer.json", "preprocessor_config.json"):
-                shutil.copy(directory / extra, out / extra)
-            models[name] = ctranslate2.models.Whisper(str(out), device="cpu", compute_type=kind,
-                                                      intra_threads=threads)
+            workers[name] = worker.start()
         except Exception as error:  # a converter or runtime that cannot handle it: reported in the table
-            models[name] = f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
-    return models
+            worker.close()
+            workers[name] = f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
+    return workers
+
+
+def ct2_encode(faster, mel: np.ndarray) -> np.ndarray:
+    """In the worker: CTranslate2's encoder output (B, N, D) on mel (B, n_mels, 3000)."""
+    import ctranslate2
+
+    return np.array(faster.model.encode(ctranslate2.StorageView.from_array(mel), to_cpu=True))
 
 
 def build(name: str, workdir: Path, threads: int, seed: int = 0) -> WhisperModels:
@@ -190,11 +218,8 @@ def check_sides(sides: WhisperModels, mel: torch.Tensor) -> dict[str, float]:
                                                 sides.hf(input_features=mel, decoder_input_ids=tokens).logits,
                                                 "ours and transformers")}
     if "fp32" in sides.ct2_models():
-        import ctranslate2
-
-        out = sides.ct2["fp32"].encode(ctranslate2.StorageView.from_array(mel.numpy()), to_cpu=True)
-        diffs["encoder ctranslate2"] = check_close(f"{n} encoder", "fp32", torch.from_numpy(np.array(out)), features,
-                                                   "ours and CTranslate2 fp32")
+        out = torch.from_numpy(sides.ct2["fp32"].call(ct2_encode, mel.numpy()))
+        diffs["encoder ctranslate2"] = check_close(f"{n} encoder", "fp32", out, features, "ours and CTranslate2 fp32")
     return diffs
 
 

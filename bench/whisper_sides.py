@@ -107,27 +107,23 @@ def ct2_generate(model, features, forced: ForcedDecoding, rows: int = 1) -> list
     return [r.sequences_ids[0] for r in results]
 
 
-def ct2_window(model, forced: ForcedDecoding) -> Window:
-    """faster-whisper's way: its FeatureExtractor over the audio, one 30 s window of it, CTranslate2's generate."""
+def ct2_window(faster, forced: ForcedDecoding, audio: np.ndarray) -> list[int]:
+    """In a worker (whisper_refs.load_ct2; bind it to `forced` for a Window): faster-whisper's way, its
+    FeatureExtractor over the audio, one 30 s window of it, CTranslate2's generate."""
     from faster_whisper.audio import pad_or_trim as fw_pad_or_trim
-    from faster_whisper.feature_extractor import FeatureExtractor
 
-    extractor = FeatureExtractor(feature_size=model.n_mels)
-
-    def run(audio: np.ndarray) -> list[int]:
-        mel = fw_pad_or_trim(extractor(audio)[:, :N_FRAMES])  # (n_mels, 3000)
-        return ct2_generate(model, mel[None], forced)[0]
-    return run
+    mel = fw_pad_or_trim(faster.feature_extractor(audio)[:, :N_FRAMES])  # (n_mels, 3000)
+    return ct2_generate(faster.model, mel[None], forced)[0]
 
 
-def calibrate_ct2(model, mel: np.ndarray, forced: ForcedDecoding) -> ForcedDecoding:
-    """forced with the max_length that makes CTranslate2 decode exactly forced.tokens. faster-whisper passes
-    len(prompt) + max_new_tokens; CTranslate2 4.8.5 decodes max_length // 2 tokens for a Whisper model
+def calibrate_ct2(faster, mel: np.ndarray, forced: ForcedDecoding) -> ForcedDecoding:
+    """In a worker: forced with the max_length that makes CTranslate2 decode exactly forced.tokens. faster-whisper
+    passes len(prompt) + max_new_tokens; CTranslate2 4.8.5 decodes max_length // 2 tokens for a Whisper model
     (whatever the prompt), so both are tried; BenchmarkError if neither gives the count."""
     tried = {}
     for max_length in (2 * forced.tokens, len(forced.prompt) + forced.tokens):
         candidate = replace(forced, ct2_max_length=max_length)
-        tried[max_length] = len(ct2_generate(model, mel[None], candidate)[0])
+        tried[max_length] = len(ct2_generate(faster.model, mel[None], candidate)[0])
         if tried[max_length] == forced.tokens:
             return candidate
     raise BenchmarkError(f"CTranslate2 decoded {tried} tokens for max_length {list(tried)}, not the "

@@ -3,6 +3,7 @@
 compute per second of audio) of zoo.transcribe against openai-whisper's transcribe, which give the same
 segments on the same weights (checked), with transformers' long-form generate and faster-whisper's
 transcribe beside them (their own windowing and rules: their token counts are reported, not forced equal).
+faster-whisper runs in its worker process (whisper_refs.load_ct2; bench.workers says why), timed there.
 
 Greedy at temperature 0 only (no fallback), no conditioning on previous text, no silence or log-prob
 rules, no timestamps, every special token suppressed: each 30 s window decodes exactly the forced count.
@@ -12,14 +13,14 @@ from __future__ import annotations
 import statistics
 
 import numpy as np
-import torch
 
 import zoo
 from bench.config import WhisperBench
 from bench.report import BenchmarkError, table
 from bench.timing import interleaved, summarize
-from bench.whisper_refs import CT2_TYPES, WhisperModels, synthetic_audio
+from bench.whisper_refs import WhisperModels, synthetic_audio
 from bench.whisper_sides import ForcedDecoding, bf16_packed, calibrate_ct2
+from bench.workers import bind
 from data.audio import SAMPLE_RATE, log_mel_spectrogram, pad_or_trim
 
 BATCH_SIZE = 8  # audios zoo.transcribe decodes together
@@ -78,21 +79,19 @@ def hf_long_fn(sides: WhisperModels, forced: ForcedDecoding):
     return run
 
 
-def faster_whisper_fn(sides: WhisperModels, kind: str, forced: ForcedDecoding):
-    """faster-whisper's WhisperModel on the CTranslate2 directory: its max_new_tokens is set so that the
-    max_length it gives CTranslate2 is the one that decodes the forced count (whisper_sides.calibrate_ct2)."""
-    from faster_whisper import WhisperModel
+def fw_transcribe(faster, kw: dict, audio: np.ndarray) -> list[int]:
+    """In a worker (whisper_refs.load_ct2): faster-whisper's WhisperModel.transcribe, its decoded tokens."""
+    segments, _ = faster.transcribe(audio, **kw)
+    return [t for s in segments for t in s.tokens]
 
-    model = WhisperModel(str(sides.directory / f"ct2-{kind}"), device="cpu", compute_type=CT2_TYPES[kind],
-                         cpu_threads=torch.get_num_threads())
+
+def faster_whisper_fn(sides: WhisperModels, kind: str, forced: ForcedDecoding):
+    """faster-whisper's transcribe in the worker of `kind`: its max_new_tokens is set so that the max_length it
+    gives CTranslate2 is the one that decodes the forced count (whisper_sides.calibrate_ct2)."""
     kw = {k: v for k, v in options(forced).items() if k not in ("sample_len", "logprob_threshold")}
     kw.update(beam_size=1, best_of=1, log_prob_threshold=None, vad_filter=False,
               max_new_tokens=forced.ct2_max_length - len(forced.prompt))
-
-    def run(audio: np.ndarray) -> list[int]:
-        segments, _ = model.transcribe(audio, **kw)
-        return [t for s in segments for t in s.tokens]
-    return run
+    return sides.ct2[kind].bind(fw_transcribe, kw)
 
 
 def segments(result: dict | list[dict]) -> list:
@@ -143,7 +142,7 @@ def long_audio(sides: WhisperModels, forced: ForcedDecoding, config: WhisperBenc
             fns[name] = fn
         except Exception as error:  # a library that cannot run here offline: said in the table
             notes[name] = f"{type(error).__name__}: {str(error).splitlines()[0][:120] if str(error) else ''}"
-    times = interleaved({k: (lambda fn=fn: fn(audio)) for k, fn in fns.items()}, 0, config.whisper_transcribe_repeats)
+    times = interleaved({k: bind(fn, audio) for k, fn in fns.items()}, 0, config.whisper_transcribe_repeats)
     ratios = {k: summarize(times, 1, "ours", k) for k in fns if k != "ours"}
     bf16_ratios = {k: summarize(times, 1, bf16, k) for k in fns if k != bf16} if bf16 in fns else {}
     return {"audio_s": config.whisper_long_s, "tokens": tokens, "times": times, "ratios": ratios,
@@ -158,7 +157,7 @@ def run(sides: WhisperModels, config: WhisperBench) -> dict:
     long_forced = ForcedDecoding.for_tokenizer(sides.tokenizer, config.whisper_tokens)
     if "fp32" in sides.ct2_models():
         mel = log_mel_spectrogram(pad_or_trim(synthetic_audio(30, seed=1))).numpy()
-        long_forced = calibrate_ct2(sides.ct2["fp32"], mel, long_forced)
+        long_forced = sides.ct2["fp32"].call(calibrate_ct2, mel, long_forced)
     long = long_audio(sides, long_forced, config)
     print(f"  whisper transcribe {sides.name} {config.whisper_long_s} s: ours/openai-whisper "
           f"{long['ratios']['openai-whisper']['ratio']:.2f}", flush=True)

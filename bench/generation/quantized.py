@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 import gc
 import importlib.util
-import multiprocessing
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -23,6 +22,7 @@ from bench.config import GenerationBench
 from bench.generation.common import prompt_ids
 from bench.generation.decode import new_token_differences, ref_generate, timed_row
 from bench.report import ratio_cells, table, target_verdict
+from bench.workers import Worker
 from zoo.generation import generate
 
 SIDES = {"ours": "bf16", "int8": "int8", "int4": "int4", "CTranslate2 int8": "ct2"}  # row key -> fn name
@@ -30,7 +30,7 @@ TARGETS = {"int8/bf16": 1.5, "int8/CTranslate2 int8": 2.0, "int4/int8": 1.3}  # 
 
 
 def skip_reason() -> str | None:
-    if importlib.util.find_spec("ctranslate2") is None:  # not imported here: CT2Worker says why
+    if importlib.util.find_spec("ctranslate2") is None:  # not imported here: bench.workers says why
         return "ctranslate2 is not installed (requirements-test.txt)"
     return None
 
@@ -49,45 +49,23 @@ def save_transformers(ref, directory: Path) -> Path:
     return directory
 
 
-_GENERATORS: dict[str, object] = {}  # in the CTranslate2 worker: its Generator by transformers directory
-
-
-def ct2_generate(directory: str, threads: int, ids: list[list[int]], new: int) -> list[list[int]]:
-    """In the worker: greedy, exactly `new` tokens (min_length = max_length: EOS cannot end it) after each row, on
-    CTranslate2's int8 conversion of the transformers `directory` (made at the first call)."""
+def ct2_generator(directory: str, threads: int):
+    """In a worker (bench.workers says why): CTranslate2's Generator on its int8 conversion of the transformers
+    `directory`, made here."""
     import ctranslate2
     from ctranslate2.converters import TransformersConverter
 
-    if directory not in _GENERATORS:
-        converted = f"{directory}-ct2-int8"
-        TransformersConverter(directory).convert(converted, quantization="int8", force=True)
-        _GENERATORS[directory] = ctranslate2.Generator(converted, device="cpu", compute_type="int8", inter_threads=1,
-                                                       intra_threads=threads)
-    results = _GENERATORS[directory].generate_batch([[f"t{i}" for i in row] for row in ids], max_length=new,
-                                                    min_length=new, sampling_topk=1, include_prompt_in_result=False,
-                                                    end_token=[])
-    return [r.sequences_ids[0] for r in results]
+    converted = f"{directory}-ct2-int8"
+    TransformersConverter(directory).convert(converted, quantization="int8", force=True)
+    return ctranslate2.Generator(converted, device="cpu", compute_type="int8", inter_threads=1, intra_threads=threads)
 
 
-class CT2Worker:
-    """CTranslate2 in a spawned process of its own. In this one, after its first call torch's parallel regions
-    each cost ~50 us more for the rest of the process (its bundled second OpenMP runtime; a 64 x 576 add went from
-    4 to 53 us), which halved our decoding speed in the sides timed after it."""
-
-    def __init__(self, directory: Path):
-        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        self.directory = str(directory)
-
-    def generate(self, ids: torch.Tensor, new: int) -> torch.Tensor:
-        """Prompt + `new` greedy tokens, as ours returns them."""
-        rows = self.pool.submit(ct2_generate, self.directory, torch.get_num_threads(), ids.tolist(), new).result()
-        return torch.cat([ids, torch.tensor(rows)], dim=1)
-
-    def __enter__(self) -> CT2Worker:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.pool.shutdown()
+def ct2_generate(generator, ids: torch.Tensor, new: int) -> torch.Tensor:
+    """Prompt + `new` greedy tokens, as ours returns them: exactly `new` (min_length = max_length: EOS cannot end
+    it) after each row (B, T) -> (B, T + new)."""
+    results = generator.generate_batch([[f"t{i}" for i in row] for row in ids.tolist()], max_length=new,
+                                       min_length=new, sampling_topk=1, include_prompt_in_result=False, end_token=[])
+    return torch.cat([ids, torch.tensor([r.sequences_ids[0] for r in results])], dim=1)
 
 
 def run(config: GenerationBench, pairs: dict) -> dict:
@@ -104,19 +82,21 @@ def run(config: GenerationBench, pairs: dict) -> dict:
         weight_bytes = {side: sum(t.numel() * t.element_size() for t in [*m.parameters(), *m.buffers()])
                         for side, m in {"fp32": ours, **models}.items()}
         models = {side: zoo.pack_for_inference(m) for side, m in models.items()}
-        with tempfile.TemporaryDirectory() as workdir, CT2Worker(save_transformers(ref, Path(workdir) / "hf")) as ct2:
-            for batch in config.gen_batches:
-                rows.append(run_batch(config, name, models, ref, ct2, batch) | {"weight_bytes": weight_bytes})
+        with tempfile.TemporaryDirectory() as workdir:
+            directory = save_transformers(ref, Path(workdir) / "hf")
+            with Worker(partial(ct2_generator, str(directory))) as ct2:
+                for batch in config.gen_batches:
+                    rows.append(run_batch(config, name, models, ref, ct2, batch) | {"weight_bytes": weight_bytes})
         del models
         gc.collect()
     return {"rows": rows}
 
 
-def run_batch(config: GenerationBench, name: str, models: dict, ref, ct2: CT2Worker, batch: int) -> dict:
+def run_batch(config: GenerationBench, name: str, models: dict, ref, ct2: Worker, batch: int) -> dict:
     ids = prompt_ids(models["bf16"].config.vocab_size, batch, config.gen_prompt)
     new = config.gen_new_tokens
     fns = {side: (lambda m=model: generate(m, ids, new, compile=True)) for side, model in models.items()}
-    fns |= {"ct2": lambda: ct2.generate(ids, new), "ref": lambda: ref_generate(ref, ids, new)}
+    fns |= {"ct2": ct2.bind(ct2_generate, ids, new), "ref": lambda: ref_generate(ref, ids, new)}
     differences = {}
     row, first_call = timed_row(config, f"decode quantized {name} batch {batch}", fns, SIDES, ids, differences)
     speeds = {key: (row if key == "ours" else row[key])["ours_tok_s"] for key in SIDES}
@@ -140,7 +120,7 @@ def report(result: dict, config: GenerationBench) -> str:
         "row), `zoo.quantize(model, 'int4')` (groups of 32, int8 activations per row), each after "
         "`zoo.pack_for_inference` and decoded with `generate(..., compile=True)` (the first call, which compiles, is "
         "not timed); CTranslate2 int8: `ctranslate2.Generator(compute_type='int8')` on its conversion of the same "
-        "transformers directory, in a process of its own (bench/generation/quantized.py CT2Worker says why); "
+        "transformers directory, in a process of its own (bench/workers.py says why), timed there; "
         "transformers: fp32 `generate`. Speeds are new tokens per second; x/ref is over transformers fp32. The "
         "first new token where a side's greedy tokens part from transformers' fp32 (counted from 0, and the row) "
         "is listed\n",

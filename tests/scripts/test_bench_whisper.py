@@ -42,7 +42,8 @@ def test_whisper_quick(tmp_path, capsys):
 def micro_sides(tmp_path_factory):
     from bench.whisper_refs import build
 
-    return build("micro", tmp_path_factory.mktemp("whisper"), threads=1)
+    with build("micro", tmp_path_factory.mktemp("whisper"), threads=1) as sides:  # its CTranslate2 workers stop after
+        yield sides
 
 
 @pytest.mark.parametrize("side", ["openai-whisper", "transformers"])
