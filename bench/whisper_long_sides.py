@@ -35,9 +35,9 @@ from data.vad import speech_timestamps
 
 BATCH_SIZE = 8
 DECODE = {"language": "en", "temperature": 0.0}  # every side: greedy, no fallback
-COMPARED = ["ours batched fp32", "ours batched packed", "ours batched bf16 packed", "faster-whisper batched int8",
-            "ours sequential fp32", "ours sequential packed", "ours sequential bf16 packed",
-            "faster-whisper sequential int8"]
+COMPARED = ["ours batched fp32", "ours batched packed", "ours batched bf16 packed", "ours batched int8 packed",
+            "faster-whisper batched int8", "ours sequential fp32", "ours sequential packed",
+            "ours sequential bf16 packed", "ours sequential int8 packed", "faster-whisper sequential int8"]
 COSTS = ["ours batched fp32, no words", "ours sequential fp32, no words", "ours sequential fp32, no VAD", "VAD alone"]
 
 
@@ -88,6 +88,10 @@ class LongModels:
     @cached_property
     def bf16(self) -> torch.nn.Module:
         return bf16_packed(self.ours)
+
+    @cached_property
+    def int8(self) -> torch.nn.Module:
+        return zoo.pack_for_inference(zoo.quantize(copy.deepcopy(self.ours), "int8"))
 
     @cached_property
     def faster(self):
@@ -178,7 +182,8 @@ def vad_only(audio: np.ndarray) -> dict:
 def side(name: str, weights: Weights, config: WhisperLongBench, threads: int) -> Callable[[np.ndarray], dict]:
     """The function of side `name` (one of side_names), on the models it needs (loaded here)."""
     models = LongModels(weights, threads)
-    variants = {"fp32": lambda: models.ours, "packed": lambda: models.packed, "bf16 packed": lambda: models.bf16}
+    variants = {"fp32": lambda: models.ours, "packed": lambda: models.packed, "bf16 packed": lambda: models.bf16,
+                "int8 packed": lambda: models.int8}
     if name == "VAD alone":
         return vad_only
     if name == "openai-whisper":
