@@ -65,7 +65,7 @@ def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None =
     if existing is not None:
         raise QuantizationError(f"the model is already quantised ({existing['scheme']}); quantise the full-precision "
                                 "model instead")
-    targets = _targets(model, modules) + (_embeddings(model) if embeddings else [])
+    targets = (_embeddings(model) if embeddings else []) + _targets(model, modules)  # tables first: _swap
     for name in targets:  # every check first: nothing is swapped unless all can be
         module = model.get_submodule(name)
         width = module.in_features if isinstance(module, nn.Linear) else module.embedding_dim
