@@ -67,7 +67,7 @@ TARGETS = {"batched": (("ours batched fp32", "ours batched packed", "ours batche
 
 def add_arguments(p: argparse.ArgumentParser, full: dict, quick: dict) -> None:
     g = p.add_argument_group("whisper long-file benchmark (--only whisper_long)")
-    g.add_argument("--whisper-long-weights", choices=["base", *sorted(SHAPES)],
+    g.add_argument("--whisper-long-weights", choices=sorted({"base", *SHAPES}),
                    help=f"the real Whisper base, or a random shape (default {full['whisper_long_weights']}; "
                         f"--quick: {quick['whisper_long_weights']})")
     g.add_argument("--whisper-long-audio-s", type=float, help="seconds of speech and silence, at least "
