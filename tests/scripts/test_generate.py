@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+import torch
 
 import zoo
 from data.text import KJV_EXTRACT
@@ -17,6 +18,7 @@ def model_dir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("model")
     text = Path(KJV_EXTRACT).read_text()[:200_000]
     tokenizer = train_bpe([text], vocab_size=500)
+    torch.manual_seed(0)  # the same random weights every run
     zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size).save_pretrained(directory)
     tokenizer.save(directory)
     return directory
@@ -37,6 +39,18 @@ def test_modes(model_dir, capsys):
     # bf16: oneDNN's kernel rounds differently from torch's, so near-ties may flip; the text must still come
     bf16 = script.main([*base, "--prompt", "And God said", "--dtype", "bf16", "--pack"])
     assert bf16[0].startswith("And God said") and len(bf16[0]) > len("And God said")
+
+
+def test_stream_of_a_prompt_with_special_tokens(model_dir, capsys):
+    """Decoding skips the prompt's <|endoftext|>, so its text is shorter than the prompt: the stream must print
+    the new tokens' text all the same, the text the batch path gives."""
+    base = ["--model", str(model_dir), "--max-new-tokens", "8", "--no-eos"]
+    prompt = "<|endoftext|>And God<|endoftext|> said"
+    whole = script.main([*base, "--prompt", prompt])
+    capsys.readouterr()
+    assert whole[0].startswith(prompt) and len(whole[0]) > len(prompt) + 2
+    assert script.main([*base, "--prompt", prompt, "--stream"]) == whole
+    assert capsys.readouterr().out == whole[0] + "\n"
 
 
 def test_bad_prompt_and_missing_tokenizer(model_dir):

@@ -29,6 +29,7 @@ from data.images import load_preprocess_config
 from data.llava_processor import LlavaProcessor, clip_transform, load_prompt_format
 from data.scene_dataset import ShapeScenes
 from data.scenes import IMAGE_MARKER, PROMPT_FORMAT
+from data.text_stream import TextStream
 from data.tokenization import load_tokenizer
 from data.vision import UnreadableImageError, read_image
 from zoo.cli.common import UsageError, add_runtime_arguments, apply_threads, device_of, flag, parser, place
@@ -117,8 +118,7 @@ class Conversation:
         logits = self.session.feed(prompt, keep=1)[:, -1]  # (1, V)
         self.history += ids
         tokens, eos = prompt, set(self.config.eos_ids or ())
-        new: list[int] = []
-        printed = ""
+        text = TextStream(self.processor.tokenizer)
         for _ in range(self.config.max_new_tokens):
             token = choose(logits, tokens, self.config, self.generator)  # (1,)
             tokens = torch.cat([tokens, token[:, None]], dim=1)
@@ -127,11 +127,8 @@ class Conversation:
             self.history.append(int(token))
             if int(token) in eos:
                 break
-            new.append(int(token))
-            text = self.processor.tokenizer.decode(new)
-            if not text.endswith("\ufffd"):  # a character's bytes may span tokens
-                yield text[len(printed):]
-                printed = text
+            yield text.put([int(token)])  # "" while a word or a character is incomplete
+        yield text.end()
 
     def close(self) -> None:
         if self.session is not None:

@@ -18,6 +18,7 @@ import time
 import torch
 
 import zoo
+from data.text_stream import TextStream
 from data.tokenization import load_tokenizer
 from zoo.cli.common import DTYPES, add_runtime_arguments, apply_threads, flag, parser, place
 from zoo.cli.models import load_model, tokenizer_source
@@ -95,25 +96,26 @@ def report_speed(tokens: int, seconds: float, what: str = "decoding") -> None:
 
 
 def stream_text(model, tokenizer, ids, args, options, generator) -> list[str]:
-    """--stream: one prompt, its text printed as the tokens come."""
+    """--stream: one prompt, its text printed as the tokens come (data.text_stream: only the new tokens are
+    decoded, so a prompt's special tokens, which decoding skips, do not shift the text)."""
     if len(args.prompt) != 1 or args.num_beams > 1 or args.draft:
         raise SystemExit("--stream decodes one prompt, without beams or a draft model")
     config = GenerationConfig(max_new_tokens=args.max_new_tokens, **options)
     prompt = args.prompt[0]
-    new: list[int] = []
-    printed = ""
+    text = TextStream(tokenizer)
+    pieces: list[str] = []
     print(prompt, end="", flush=True)
     start = time.perf_counter()
+    count = 0
     for token in stream(model, ids, config, generator=generator):
-        new.append(int(token[0]))
-        text = tokenizer.decode(tokenizer.encode(prompt, add_special_tokens=False) + new)
-        sys.stdout.write(text[len(prompt) + len(printed):])
-        sys.stdout.flush()
-        printed = text[len(prompt):]
-    print()
-    report_speed(len(new), time.perf_counter() - start, "streaming (the first call compiles with --compile)"
+        count += 1
+        pieces.append(text.put(token.tolist()))
+        print(pieces[-1], end="", flush=True)
+    pieces.append(text.end())
+    print(pieces[-1])
+    report_speed(count, time.perf_counter() - start, "streaming (the first call compiles with --compile)"
                  if args.compile else "streaming")
-    return [prompt + printed]
+    return [prompt + "".join(pieces)]
 
 
 def main(argv=None) -> list[str]:
