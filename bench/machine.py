@@ -21,13 +21,6 @@ FORCED_ISA = {"avx2": {gemv.ISA_VARIABLE: "avx2", "ATEN_CPU_CAPABILITY": "avx2",
                        "MKL_ENABLE_INSTRUCTIONS": "AVX2", "CT2_FORCE_CPU_ISA": "AVX2"}}
 
 
-def forced_isa_environment(isa: str) -> dict[str, str]:
-    """The environment variables that limit every side to `isa` (a key of FORCED_ISA)."""
-    if isa not in FORCED_ISA:
-        raise ValueError(f"cannot force ISA {isa!r}: expected one of {list(FORCED_ISA)}")
-    return FORCED_ISA[isa]
-
-
 def machine() -> dict:
     """CPU model, cores, ISA (AMX or AVX512-BF16 noted: they decide bf16 numbers), torch threads and library
     versions."""

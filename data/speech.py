@@ -267,9 +267,8 @@ def plan_human(kind: str, config: SpeechSetConfig) -> list[Planned]:
     if kind == "keywords":
         chosen = [(key, label) for key, label in asterisk.keyword_prompts(transcripts) if label in config.keywords]
     else:
-        keys = [key for key in asterisk.sentence_prompts(transcripts)
+        keys = [key for key in asterisk.sentence_prompts(transcripts, root)
                 if config.min_words <= len(transcripts[key].split()) <= config.max_words
-                and asterisk.prompt_path(key, root).is_file()
                 and asterisk.prompt_seconds(key, root) <= config.max_seconds]
         chosen = [(key, None) for key in keys]
     if config.human is not None and config.human < len(chosen):

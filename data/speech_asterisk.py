@@ -65,10 +65,12 @@ def keyword_prompts(transcripts: dict[str, str]) -> list[tuple[str, str]]:
     return prompts
 
 
-def sentence_prompts(transcripts: dict[str, str]) -> list[str]:
-    """The prompts (sorted) whose transcript is plain speech, the letters/ folder aside."""
+def sentence_prompts(transcripts: dict[str, str], root: str | os.PathLike = ASTERISK_DIR) -> list[str]:
+    """The prompts (sorted) whose transcript is plain speech, the letters/ folder aside, and whose recording is
+    under `root`: the transcripts list one prompt (pls-try-call-later) that the Debian package has no sound of."""
     return sorted(key for key, text in transcripts.items()
-                  if not key.startswith("letters/") and is_plain_text(spoken_text(text)))
+                  if not key.startswith("letters/") and is_plain_text(spoken_text(text))
+                  and prompt_path(key, root).is_file())
 
 
 def prompt_path(key: str, root: str | os.PathLike = ASTERISK_DIR) -> Path:

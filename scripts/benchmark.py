@@ -93,7 +93,7 @@ from bench.config import GenerationBench, ModelBench, TranslationBench, WhisperB
 from bench.document import Capture, machine_slug, write
 from bench.generation import speculative
 from bench.generation.common import COMPILED_GRAPHS
-from bench.machine import FORCED_ISA, forced_isa_environment
+from bench.machine import FORCED_ISA
 from bench.report import BenchmarkError, run_cli, write_json
 from bench.translation_sides import model_missing
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
@@ -338,7 +338,7 @@ def main(argv=None) -> dict:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
     if args.isa:
-        forced = forced_isa_environment(args.isa)
+        forced = FORCED_ISA[args.isa]
         if any(os.environ.get(k) != v for k, v in forced.items()):  # torch reads them at import: start again
             os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *argv], {**os.environ, **forced})
     torch.set_num_threads(args.threads)

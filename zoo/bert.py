@@ -106,8 +106,7 @@ class Bert(ZooModel):
 
     def reset_head(self, num_classes: int) -> None:
         """Switch to (or resize) the sequence-classification head; the pooler is kept if present."""
-        device = next(self.embed.tokens.buffers(), None)
-        device = (device if device is not None else self.embed.tokens.weight).device
+        device = next(iter(self.embed.tokens.state_dict().values())).device  # a weight, or integers (quantised)
         if isinstance(self.head, ClassifierHead):
             self.head.reset(num_classes)
         else:

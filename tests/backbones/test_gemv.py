@@ -242,13 +242,18 @@ def test_a_packed_model_unpickled_in_a_new_process_loads_the_kernel_where_it_run
 
 def test_forced_avx2_hides_later_extensions_from_kernel_choices():
     """ZOO_CPU_ISA=avx2: no AVX-512 / VNNI / AMX flag reaches the kernel choices (int8 takes its AVX2 path, bf16 is
-    not ours); any other value is refused, naming what is expected."""
-    script = ("from backbones.inference import gemv; from backbones.quantized import INT8_GEMV_MODE; "
+    not ours), the weight-only int8 product (whose loop the kernel picks itself) still equals the dequantised
+    product; any other value is refused, naming what is expected."""
+    script = ("import torch; from backbones.inference import gemv; from backbones.quantized import INT8_GEMV_MODE; "
+              "torch.manual_seed(0); x = torch.randn(3, 96); q = torch.randint(-127, 128, (40, 96), dtype=torch.int8); "
+              "s = torch.rand(40) / 100; "
+              "ok = not gemv.available(torch.float32) or torch.allclose(gemv.linear_int8(x, q, s, None, 'weight_only'), "
+              "x @ (q.float() * s[:, None]).T, atol=1e-5); "
               "print(sorted(f for f in gemv._FLAGS if f.startswith(('avx512', 'amx', 'avx_vnni'))), INT8_GEMV_MODE, "
-              "gemv.has_cpu_flag('avx2') == ('avx2' in open('/proc/cpuinfo').read()))")
+              "gemv.has_cpu_flag('avx2') == ('avx2' in open('/proc/cpuinfo').read()), ok)")
     env = {**os.environ, "ZOO_CPU_ISA": "avx2"}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split()[-3:] == ["[]", "avx2", "True"]
+    assert out.stdout.split()[-4:] == ["[]", "avx2", "True", "True"]
     env["ZOO_CPU_ISA"] = "sse4"
     bad = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert bad.returncode != 0 and "ZOO_CPU_ISA='sse4': expected 'avx2'" in bad.stderr

@@ -131,6 +131,18 @@ def test_shipped_human_rows_carry_the_asterisk_transcripts(kind):
         assert wanted == {_prompt(r): r["label"] for r in human}
 
 
+def test_sentence_prompts_are_plain_speech_with_a_recording(tmp_path):
+    """A prompt the transcripts list without a sound under the root (Debian's package lacks one) is left out, as
+    are letters and text that is not plain speech."""
+    transcripts = {"hello-world": "Hello world.", "no-sound": "Please try later.", "letters/a": "A",
+                   "digits/5": "5", "odd": "Press <pound>."}
+    for key in ("hello-world", "letters/a", "digits/5", "odd"):
+        path = asterisk.prompt_path(key, tmp_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+    assert asterisk.sentence_prompts(transcripts, tmp_path) == ["hello-world"]
+
+
 def test_speech_dir_falls_back_to_the_shipped_set(tmp_path, monkeypatch):
     import data.speech
     monkeypatch.setattr(data.speech, "SPEECH_FULL", tmp_path)

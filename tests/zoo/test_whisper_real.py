@@ -81,7 +81,7 @@ def test_same_logits_as_transformers(base, hf_dirs, stored):
 
 
 def prompts(count: int) -> list[str]:
-    """`count` sentence prompts spread over Asterisk's 382, in order."""
+    """`count` sentence prompts spread over Asterisk's 381 with a recording, in order."""
     keys = asterisk.sentence_prompts(asterisk.read_transcripts(asterisk.ASTERISK_DIR / asterisk.TRANSCRIPTS))
     return keys[::len(keys) // count][:count]
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -226,8 +227,10 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::T
                 ",) vector, got ", bias->scalar_type(), " ", bias->sizes());
   TORCH_CHECK(mode >= 0 && mode <= 2, "zoo::gemv_int8: mode is 0 (weight-only), 1 (AVX512-VNNI) or 2 (AVX2), got ",
               mode);
-  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx512vl");
+  // ZOO_CPU_ISA=avx2 (gemv.py ISA_VARIABLE, which checks its value) keeps mode 0 on its AVX2 loop too.
+  const char* forced = std::getenv("ZOO_CPU_ISA");
+  const bool avx512 = !(forced && *forced) && __builtin_cpu_supports("avx512f") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
               "zoo::gemv_int8 needs a CPU with AVX2 and FMA; this one lacks them");
   TORCH_CHECK(mode != 1 || (avx512 && __builtin_cpu_supports("avx512vnni")),
