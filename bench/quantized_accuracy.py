@@ -76,9 +76,10 @@ def embeddings() -> dict:
 
 
 def wer(limit: int | None) -> dict:
-    """WER of the real Whisper base on the first `limit` Asterisk sentence prompts (None: all 381 that have a recording), fp32 and int8
-    (greedy, no timestamps: zoo.training.speech_recognition's decoding). A 0.5-point bound needs them all: the
-    first 60 hold 409 words, so one error there moves the score by 0.24 points; all 381 hold ~1,720."""
+    """WER of the real Whisper base on the first `limit` Asterisk sentence prompts (None: all 381 that have a
+    recording), fp32 and int8 (greedy, no timestamps: zoo.training.speech_recognition's decoding). A 0.5-point
+    bound needs them all: the first 60 hold 409 words, so one error there moves the score by 0.24 points; all 381
+    hold ~1,720."""
     import jiwer
 
     from data import speech_asterisk as asterisk
@@ -167,7 +168,8 @@ def report(result: dict) -> str:
     w = result["wer"]
     rows.append(["Whisper base WER, int8 vs fp32 (Asterisk recordings)"] + (
         [f"skipped: {w['skipped']}", "within 0.5 points", "-"] if "skipped" in w else
-        [f"{w['wer']['fp32']:.2f} -> {w['wer']['int8']:.2f} ({w['prompts']} prompts, {w.get('words', '?')} words)", "within 0.5 points",
+        [f"{w['wer']['fp32']:.2f} -> {w['wer']['int8']:.2f} ({w['prompts']} prompts, {w['words']} words)",
+         "within 0.5 points",
          yes_no(abs(w["wer"]["int8"] - w["wer"]["fp32"]) <= 0.5)]))
     m = result["memory"]
     for name, how in (("int8", "the table fp32"), ("int8, tables too", "embeddings=True")):

@@ -247,7 +247,8 @@ def test_forced_avx2_hides_later_extensions_from_kernel_choices():
     script = ("import torch; from backbones.inference import gemv; from backbones.quantized import INT8_GEMV_MODE; "
               "torch.manual_seed(0); x = torch.randn(3, 96); q = torch.randint(-127, 128, (40, 96), dtype=torch.int8); "
               "s = torch.rand(40) / 100; "
-              "ok = not gemv.available(torch.float32) or torch.allclose(gemv.linear_int8(x, q, s, None, 'weight_only'), "
+              "ok = not gemv.available(torch.float32) or torch.allclose("
+              "gemv.linear_int8(x, q, s, None, 'weight_only'), "
               "x @ (q.float() * s[:, None]).T, atol=1e-5); "
               "print(sorted(f for f in gemv._FLAGS if f.startswith(('avx512', 'amx', 'avx_vnni'))), INT8_GEMV_MODE, "
               "gemv.has_cpu_flag('avx2') == ('avx2' in open('/proc/cpuinfo').read()), ok)")
