@@ -7,7 +7,9 @@ config.json holds the family name and the frozen architecture config, so
 we store each shared tensor once and record the aliases in the file's
 metadata, then re-tie on load. Files are written atomically. A model that carries its tokenizer
 (`model.tokenizer`: a Whisper trained with its own vocabulary, a Marian's SentencePiece models) has it saved
-beside (tokenizer.json; source.spm, target.spm and vocab.json) and re-attached on load.
+beside (tokenizer.json; source.spm, target.spm and vocab.json) and re-attached on load; one that carries a
+sentence-transformers checkpoint's pooling (`model.sentence_pooling`, zoo.sentence_pooling) has it saved in
+sentence-transformers' files (modules.json, 1_Pooling/) and re-attached on load.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from zoo.io import (
 )
 from zoo.quantize import apply_quantization_config, prepare_kernels, quantization_config
 from zoo.registry import build_model, config_from_dict
+from zoo.sentence_pooling import attach_sentence_pooling, write_sentence_pooling
 
 CONFIG_NAME = "config.json"
 WEIGHTS_NAME = "model.safetensors"
@@ -95,6 +98,8 @@ def save_pretrained(model: nn.Module, directory: str | Path) -> Path:
     atomic_write_text(directory / CONFIG_NAME, json.dumps(saved, indent=2) + "\n")
     if getattr(model, "tokenizer", None) is not None:
         model.tokenizer.save(directory)
+    if getattr(model, "sentence_pooling", None) is not None:  # a sentence-transformers checkpoint's pooling
+        write_sentence_pooling(model.sentence_pooling, directory)
     return directory
 
 
@@ -140,7 +145,7 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     if load_tokenizer is not None and tokenizer_file.is_file():
         model.tokenizer = load_tokenizer(directory)
         check_tokenizer(model.tokenizer, model.vocab_size, repr(str(tokenizer_file)), repr(str(weights_path)))
-    return model.to(map_location)
+    return attach_sentence_pooling(model, directory).to(map_location)
 
 
 def check_tokenizer(tokenizer: Any, vocab_size: int, tokenizer_source: str, model_source: str,

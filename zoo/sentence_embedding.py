@@ -1,38 +1,47 @@
 """Sentence embeddings and semantic search on a BERT encoder (Reimers and Gurevych 2019, Sentence-BERT).
 
-sentence-transformers' recipe for its BERT checkpoints (all-MiniLM-L6-v2 and its kin):
+    model = zoo.from_hf("path/to/all-MiniLM-L6-v2")        # carries the checkpoint's pooling
+    tokenizer = load_tokenizer("path/to/all-MiniLM-L6-v2")
+    vectors = zoo.embed(model, tokenizer, ["a sentence", "another"])   # (2, 384), L2-normalised
+
+sentence-transformers' pipeline for its BERT checkpoints (all-MiniLM-L6-v2 and its kin):
 
     sentences -> the checkpoint's WordPiece tokenizer ([CLS] ... [SEP], cut to max_seq_length)
-              -> BERT features (B, T, D) -> mean over the real tokens (heads.pooling.mean_pool)
-              -> L2 normalise -> (N, D); cosine similarity is then a dot product.
+              -> BERT features (B, T, D) -> the checkpoint's pooling over the real tokens (heads.pooling.pool:
+                 mean, cls, max, ...) -> L2 normalise where it lists Normalize -> (N, D)
 
-`semantic_search` ranks a corpus for each query by that similarity, as
-`sentence_transformers.util.semantic_search` does. Checked against transformers'
-BertModel with the same pooling on the real all-MiniLM-L6-v2 (tests/zoo/test_sentence_embedding.py).
+The pooling comes from the model (`model.sentence_pooling`, read from the checkpoint's modules.json and
+1_Pooling/config.json by zoo.from_hf / load_pretrained: zoo.sentence_pooling); a model without one is mean-pooled
+and not normalised, as sentence-transformers treats a plain BERT checkpoint. `model(ids)` is not an embedding: on
+a checkpoint with a pooler (all-MiniLM-L6-v2) it is BERT's pooler, tanh(W [CLS]), which sentence-transformers
+never trained and on which unrelated sentences score 0.4-0.5.
+
+`semantic_search` ranks a corpus for each query by cosine similarity, as
+`sentence_transformers.util.semantic_search` does. Checked against sentence-transformers' encode on the real
+all-MiniLM-L6-v2 and on tiny random BERTs with each pooling mode (tests/zoo/test_sentence_embedding.py).
 
 Legend: N sentences, Q queries, B batch, T tokens, D model width.
 """
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from backbones.frontends.checks import check_finite, check_tensor
 from data.collate import pad_sequences
 from data.tokenization import Tokenizer, load_tokenizer
-from heads.pooling import mean_pool
+from heads.pooling import pool
 from zoo.bert import Bert
 from zoo.convert import load_directory
 from zoo.pretrained import CONFIG_NAME, check_tokenizer
+from zoo.sentence_pooling import SentencePooling
 
-# sentence-transformers keeps its settings beside the HF files.
-ST_CONFIG = "sentence_bert_config.json"   # {"max_seq_length": 256, ...}
-ST_POOLING = "1_Pooling/config.json"      # {"pooling_mode_mean_tokens": true, ...}
+ENCODER_FAMILIES = ("bert",)  # whose forward_features are a text encoder's: what embed pools
 
 
 class SentenceModel(NamedTuple):
@@ -42,12 +51,12 @@ class SentenceModel(NamedTuple):
 
 
 def load_sentence_model(directory: str | Path) -> SentenceModel:
-    """A BERT directory (HF or our save_pretrained) with its tokenizer, in eval mode.
+    """A BERT directory (HF, sentence-transformers or our save_pretrained) with its tokenizer, in eval mode.
 
-    max_length is sentence-transformers' max_seq_length where the directory has one, else the model's positions.
-    A sentence-transformers directory whose pooling is not the mean (CLS, max) is refused: embed would not
-    give its embeddings; so is a tokenizer of another vocabulary than the model's (zoo.pretrained.check_tokenizer:
-    more tokens than the model's embeddings, or without the model's pad_id), a TokenizerMismatchError.
+    The model carries the directory's pooling (zoo.sentence_pooling). max_length is sentence-transformers'
+    max_seq_length where the directory has one, else the model's positions. A tokenizer of another vocabulary
+    than the model's (zoo.pretrained.check_tokenizer: more tokens than the model's embeddings, or without the
+    model's pad_id) is refused, a TokenizerMismatchError; so is a pooling embed cannot compute.
     """
     directory = Path(directory)
     if not directory.is_dir():
@@ -56,25 +65,17 @@ def load_sentence_model(directory: str | Path) -> SentenceModel:
     model = load_directory(directory)
     if not isinstance(model, Bert):
         raise ValueError(f"{str(directory)!r} holds a {type(model).__name__}; sentence embeddings need a BERT encoder")
-    pooling = _read_json(directory / ST_POOLING)
-    if pooling and not pooling.get("pooling_mode_mean_tokens", False):
-        modes = sorted(k for k, v in pooling.items() if k.startswith("pooling_mode") and v is True)
-        raise ValueError(f"{str(directory / ST_POOLING)!r} asks for {modes}; only mean pooling is supported")
-    max_length = min(_read_json(directory / ST_CONFIG).get("max_seq_length", model.config.max_positions),
-                     model.config.max_positions)
+    pooling = sentence_pooling(model)
+    pooling.check(model.config.dim, repr(str(directory)))
     tokenizer = load_tokenizer(directory)
     check_tokenizer(tokenizer, model.config.vocab_size, f"the tokenizer in {str(directory)!r}",
                     repr(str(directory / CONFIG_NAME)), {"pad_id": model.config.pad_id})
-    return SentenceModel(model.eval(), tokenizer, int(max_length))
+    return SentenceModel(model.eval(), tokenizer, _max_length(model, pooling, None))
 
 
-def _read_json(path: Path) -> dict:
-    if not path.is_file():
-        return {}
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{str(path)!r} is not valid JSON ({error})") from error
+def sentence_pooling(model: nn.Module) -> SentencePooling:
+    """The model's checkpoint pooling, else sentence-transformers' default for a plain checkpoint (mean)."""
+    return getattr(model, "sentence_pooling", None) or SentencePooling()
 
 
 def encode_sentences(tokenizer: Tokenizer, sentences: Sequence[str], max_length: int) -> list[list[int]]:
@@ -88,43 +89,98 @@ def encode_sentences(tokenizer: Tokenizer, sentences: Sequence[str], max_length:
 
 
 @torch.inference_mode()
-def embed(model: Bert, tokenizer: Tokenizer, sentences: Sequence[str], *, max_length: int | None = None,
-          batch_size: int = 32, normalize: bool = True) -> torch.Tensor:
-    """sentences -> (N, D) float32 embeddings, L2-normalised unless normalize=False (then the mean-pooled features).
+def embed(model: nn.Module, tokenizer: Tokenizer | None,
+          sentences: Sequence[str] | Sequence[Sequence[int]] | torch.Tensor, *,
+          attention_mask: torch.Tensor | None = None, normalize: bool | None = None, max_length: int | None = None,
+          batch_size: int = 32) -> torch.Tensor:
+    """Sentence embeddings, (N, len(modes) * D) float32, pooled as the model's checkpoint says.
 
-    max_length: tokens per sentence, [CLS] and [SEP] included (default: the model's positions; pass
-    load_sentence_model's, the checkpoint's max_seq_length, to match sentence-transformers on long sentences).
-    Sentences are batched by length (less padding); padding never changes a row, so the result does not depend on
-    batch_size. The model runs in eval mode (no dropout) under torch.inference_mode (no gradients), and is left in
-    the mode it came in.
+    sentences: N texts (tokenized with `tokenizer`), N lists of token ids ([CLS] and [SEP] included; tokenizer
+    may be None), or an (N, T) tensor of ids with its attention_mask (1 = token; default all ones).
+    normalize: L2-normalise (default: where the checkpoint lists a Normalize module).
+    max_length: tokens per text, [CLS] and [SEP] included (default: the checkpoint's max_seq_length, else the
+    model's positions); a longer text keeps its first max_length - 1 tokens and its [SEP].
+    Texts and id lists are batched by length (less padding; padding never changes a row, so the result does not
+    depend on batch_size). The model runs in eval mode under torch.inference_mode and is left in the mode it came
+    in. A model that is not a text encoder (a GPT, a ViT) and a pooling this cannot compute (a mode or module
+    sentence-transformers' Pooling and Normalize do not define) are refused with a ValueError naming them.
     """
-    if len(sentences) == 0:
-        raise ValueError("sentences is empty; expected at least one sentence")
-    if tokenizer.pad_id is None:
-        raise ValueError("the tokenizer has no padding token ([PAD]); expected a BERT WordPiece tokenizer")
+    family = getattr(getattr(model, "config", None), "family", None)
+    if family not in ENCODER_FAMILIES:
+        raise ValueError(f"embed pools a text encoder's token features (families: {', '.join(ENCODER_FAMILIES)}); "
+                         f"got a {type(model).__name__} (family {family!r}), which has no encoder output")
+    pooling = sentence_pooling(model)
+    pooling.check(model.config.dim)
     _check_count("batch_size", batch_size, 1)
+    if isinstance(sentences, torch.Tensor):
+        batches = _tensor_batches(sentences, attention_mask, batch_size)
+    else:
+        encoded = _token_lists(tokenizer, sentences, _max_length(model, pooling, max_length))
+        batches = _list_batches(encoded, model.config.pad_id, batch_size)
+    device = next(model.parameters()).device
+    rows, vectors = [], []
+    was_training = model.training
+    model.eval()
+    try:
+        for index, ids, mask in batches:
+            mask = mask.to(device)
+            features = model.forward_features(ids.to(device), mask).float()  # (B, T, D)
+            rows.append(index)
+            vectors.append(pool(features, mask, pooling.modes).cpu())  # (B, len(modes) * D)
+    finally:
+        model.train(was_training)
+    out = torch.empty(sum(map(len, rows)), vectors[0].shape[1])  # (N, len(modes) * D)
+    out[torch.cat(rows)] = torch.cat(vectors)
+    return F.normalize(out, dim=-1) if (pooling.normalize if normalize is None else normalize) else out
+
+
+def _max_length(model: nn.Module, pooling: SentencePooling, max_length: int | None) -> int:
     positions = model.config.max_positions
-    max_length = positions if max_length is None else max_length
+    if max_length is None:
+        return min(pooling.max_seq_length or positions, positions)
     _check_count("max_length", max_length, 2, " (room for [CLS] and [SEP])")
     if max_length > positions:
         raise ValueError(f"max_length={max_length} exceeds the model's {positions} positions; expected at most "
                          f"{positions} tokens")
-    encoded = encode_sentences(tokenizer, sentences, max_length)
-    device = next(model.parameters()).device
+    return max_length
+
+
+def _token_lists(tokenizer: Tokenizer | None, sentences: Sequence, max_length: int) -> list[list[int]]:
+    """Texts tokenized and cut to max_length, or id lists as given."""
+    if isinstance(sentences, str) or not all(isinstance(x, (str, list, tuple)) for x in sentences):
+        raise TypeError("sentences must be a list of strings (one string goes in a list of one), a list of token "
+                        "id lists or an (N, T) tensor of ids")
+    if len(sentences) == 0:
+        raise ValueError("sentences is empty; expected at least one sentence")
+    if all(isinstance(x, str) for x in sentences):
+        if tokenizer is None:
+            raise ValueError("texts need a tokenizer (data.tokenization.load_tokenizer(directory)); got None")
+        return encode_sentences(tokenizer, sentences, max_length)
+    if not all(isinstance(x, (list, tuple)) and all(isinstance(i, int) for i in x) for x in sentences):
+        raise TypeError("sentences must be all strings or all lists of token ids, not a mix")
+    return [list(x) for x in sentences]
+
+
+def _list_batches(encoded: list[list[int]], pad_id: int, batch_size: int) -> Iterator[tuple[torch.Tensor, ...]]:
+    """(row indices, ids (B, T), mask (B, T)), rows of similar length together, padded on the right."""
     order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
-    out = torch.empty(len(encoded), model.config.dim)  # (N, D)
-    was_training = model.training
-    model.eval()
-    try:
-        for start in range(0, len(order), batch_size):
-            rows = order[start:start + batch_size]
-            input_ids, attention_mask = pad_sequences([encoded[i] for i in rows], tokenizer.pad_id)  # (B, T)
-            attention_mask = attention_mask.to(device)
-            features = model.forward_features(input_ids.to(device), attention_mask)  # (B, T, D)
-            out[rows] = mean_pool(features, attention_mask).float().cpu()  # (B, D)
-    finally:
-        model.train(was_training)
-    return F.normalize(out, dim=-1) if normalize else out
+    for start in range(0, len(order), batch_size):
+        rows = order[start:start + batch_size]
+        yield (torch.tensor(rows), *pad_sequences([encoded[i] for i in rows], pad_id))
+
+
+def _tensor_batches(ids: torch.Tensor, mask: torch.Tensor | None, batch_size: int
+                    ) -> Iterator[tuple[torch.Tensor, ...]]:
+    """(row indices, ids (B, T), mask (B, T)) in order, batch_size rows at a time."""
+    check_tensor(ids, "sentences", "of token ids (N, T)")
+    if ids.ndim != 2 or ids.numel() == 0:
+        raise ValueError(f"sentences must be (N, T) token ids with N, T >= 1, got shape {tuple(ids.shape)}")
+    mask = torch.ones_like(ids) if mask is None else mask
+    if mask.shape != ids.shape:
+        raise ValueError(f"attention_mask must be (N, T) = {tuple(ids.shape)}, got shape {tuple(mask.shape)}")
+    for start in range(0, len(ids), batch_size):
+        yield torch.arange(start, min(start + batch_size, len(ids))), ids[start:start + batch_size], \
+            mask[start:start + batch_size]
 
 
 def semantic_search(queries: torch.Tensor, corpus: torch.Tensor, top_k: int = 5) -> list[list[tuple[int, float]]]:

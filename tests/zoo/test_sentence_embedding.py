@@ -1,6 +1,7 @@
-"""zoo.sentence_embedding on the real all-MiniLM-L6-v2: transformers' BertModel + mean pooling + L2 normalisation
-(sentence-transformers' recipe) gives the same embeddings, padding changes nothing, and search finds the related
-shipped sentence."""
+"""zoo.sentence_embedding (zoo.embed): on the real all-MiniLM-L6-v2, sentence-transformers' encode and transformers'
+BertModel + mean pooling + L2 normalisation give the same embeddings, padding changes nothing, and search finds the
+related shipped sentence; on tiny random BERTs, each pooling mode a sentence-transformers directory may name equals
+its encode, and the pooling survives save_pretrained / load_pretrained."""
 import os
 
 import pytest
@@ -52,9 +53,10 @@ def test_embeddings_equal_transformers_bert_with_mean_pooling(minilm):
 def test_sentence_transformers_gives_the_same_embeddings(minilm):
     st = pytest.importorskip("sentence_transformers")
     path, (model, tokenizer, max_length) = minilm
+    assert model.sentence_pooling.modes == ("mean",) and model.sentence_pooling.normalize  # modules.json's
     want = torch.as_tensor(st.SentenceTransformer(str(path), device="cpu").encode(SENTENCES))
-    got = embed(model, tokenizer, SENTENCES, max_length=max_length)
-    assert (got - want).abs().max().item() <= ATOL
+    got = zoo.embed(model, tokenizer, SENTENCES)  # max_seq_length 256 from the checkpoint, as encode cuts
+    assert (got - want).abs().max().item() <= 1e-5
 
 
 def test_a_padded_batch_gives_each_rows_unpadded_embedding(minilm):
@@ -100,16 +102,25 @@ def test_bad_input_gets_a_clear_error(minilm, tmp_path):
         semantic_search(torch.randn(2, 8), torch.randn(5, 4))
 
 
-def test_a_directory_pooling_otherwise_than_the_mean_is_refused(minilm, tmp_path):
+def test_a_pooling_embed_cannot_compute_is_refused_naming_it(minilm, tmp_path):
     path, _ = minilm
     for item in path.iterdir():
         if item.is_file():
             (tmp_path / item.name).symlink_to(item)
     (tmp_path / "1_Pooling").mkdir()
-    (tmp_path / "1_Pooling" / "config.json").write_text('{"pooling_mode_cls_token": true, '
-                                                        '"pooling_mode_mean_tokens": false}')
-    with pytest.raises(ValueError, match=r"asks for \['pooling_mode_cls_token'\]; only mean pooling"):
+    (tmp_path / "1_Pooling" / "config.json").write_text('{"pooling_mode": "median"}')
+    model = zoo.from_hf(tmp_path)  # loads, as transformers loads its BERT
+    with pytest.raises(ValueError, match=r"pooling mode 'median' is not supported; supported: cls, max, mean, "):
+        zoo.embed(model, None, [[101, 102]])
+    with pytest.raises(ValueError, match="pooling mode 'median' is not supported"):
         load_sentence_model(tmp_path)
+    (tmp_path / "modules.json").unlink()
+    (tmp_path / "modules.json").write_text('[{"idx": 0, "path": "", "type": "sentence_transformers.models.Transformer"}'
+                                           ', {"idx": 1, "path": "2_Dense", "type": "sentence_transformers.models.'
+                                           'Dense"}]')
+    with pytest.raises(ValueError, match=r"lists sentence_transformers.models.Dense \('2_Dense'\), which embed does "
+                                         "not apply"):
+        zoo.embed(zoo.from_hf(tmp_path), None, [[101, 102]])
 
 
 def _bert_directory(path, vocab_size: int, tokens: int, **config):

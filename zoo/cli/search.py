@@ -84,10 +84,12 @@ def main(argv=None) -> list[list[tuple[str, float]]]:
         model, tokenizer, max_length = load_sentence_model(directory)
     model.to(device=device_of(args), dtype=DTYPES[args.dtype])
     start = time.perf_counter()
-    corpus = embed(model, tokenizer, sentences, max_length=max_length, batch_size=args.batch_size)  # (N, D)
+    corpus = embed(model, tokenizer, sentences, max_length=max_length, batch_size=args.batch_size,
+                   normalize=True)  # (N, D), unit length: the dot product is the cosine
     print(f"{name}: embedded {len(sentences)} sentences from {shown(args.sentences)} in "
           f"{time.perf_counter() - start:.1f} s ({corpus.shape[1]} dimensions each)")
-    found = semantic_search(embed(model, tokenizer, queries, max_length=max_length), corpus, args.top_k)
+    found = semantic_search(embed(model, tokenizer, queries, max_length=max_length, normalize=True), corpus,
+                            args.top_k)
     results = []
     for query, hits in zip(queries, found):
         print(f'query "{query}" -> top {len(hits)} by cosine similarity:')

@@ -11,6 +11,7 @@ from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, h
 from zoo.convert.common import HFConfig, UnsupportedConfigError, build_converted
 from zoo.io import CorruptCheckpointError, load_torch_checkpoint, read_json
 from zoo.pretrained import check_tokenizer, read_safetensors
+from zoo.sentence_pooling import attach_sentence_pooling
 
 
 def _read_directory(directory: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
@@ -77,6 +78,8 @@ def from_hf(obj: Any) -> nn.Module:
     if attach is not None:
         model = attach(model, obj)
         _check_tokenizer(model, obj, cfg, config_source)
+    if isinstance(obj, (str, Path)):  # a sentence-transformers directory: its pooling travels with the model
+        model = attach_sentence_pooling(model, obj)
     return model
 
 
