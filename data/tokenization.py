@@ -26,6 +26,8 @@ from pathlib import Path
 import tokenizers
 from tokenizers import decoders, models, normalizers, pre_tokenizers, processors, trainers
 
+from data.chat_template import render_chat_template
+
 EOT = "<|endoftext|>"
 CHAT_TEMPLATE_NAME = "chat_template.jinja"
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -99,6 +101,21 @@ class Tokenizer:
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         return self.backend.decode([int(i) for i in ids], skip_special_tokens=skip_special_tokens)
+
+    def apply_chat_template(self, conversation: list[dict], add_generation_prompt: bool = False,
+                            tokenize: bool = True, chat_template: str | None = None, **kwargs) -> list[int] | str:
+        """The conversation ([{"role": ..., "content": ...}, ...]) through the checkpoint's chat template, as
+        transformers' method of that name: the token ids (tokenize=True; the template writes the special tokens,
+        so none are added) or the text. add_generation_prompt ends with the assistant's turn header; kwargs
+        (tools, documents, ...) reach the template beside the special tokens (bos_token, eos_token, ...)."""
+        template = chat_template or self.chat_template
+        if template is None:
+            raise ValueError("this tokenizer has no chat template: its checkpoint has no chat_template.jinja nor a "
+                             "\"chat_template\" in tokenizer_config.json; pass chat_template=")
+        specials = {f"{role}_token": token for role, token in self.special_tokens.items()}
+        text = render_chat_template(template, conversation, add_generation_prompt=add_generation_prompt,
+                                    **{**specials, **kwargs})
+        return self.encode(text, add_special_tokens=False) if tokenize else text
 
     def token_to_id(self, token: str) -> int | None:
         return self.backend.token_to_id(token)

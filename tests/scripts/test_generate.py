@@ -72,3 +72,55 @@ def test_a_generation_flag_out_of_range_is_one_line(model_dir, capsys, flags, wo
     assert run(script.main, argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
+
+
+CHATML = ("{%- for message in messages %}{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + "
+          "'<|im_end|>' + '\\n' }}{%- endfor %}{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}"
+          "{%- endif %}")
+
+
+@pytest.fixture(scope="module")
+def chat_dir(tmp_path_factory):
+    """A tiny GPT whose tokenizer has ChatML's special tokens and template."""
+    directory = tmp_path_factory.mktemp("chat")
+    tokenizer = train_bpe([Path(KJV_EXTRACT).read_text()[:100_000]], vocab_size=400,
+                          special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"])
+    tokenizer.chat_template = CHATML
+    torch.manual_seed(0)
+    zoo.create_model("gpt_tiny", vocab_size=tokenizer.vocab_size).save_pretrained(directory)
+    tokenizer.save(directory)
+    return directory
+
+
+def test_chat_keeps_the_conversation_on_the_template(chat_dir, monkeypatch, capsys):
+    import io
+    import sys
+
+    import zoo.cli.generate as generate_module
+    from data.tokenization import load_tokenizer
+
+    prompts, original = [], generate_module.stream
+    monkeypatch.setattr(generate_module, "stream", lambda model, ids, *a, **k: prompts.append(ids[0].tolist())
+                        or original(model, ids, *a, **k))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("And God said\nwhat then?\n\nnot read\n"))
+    replies = script.main(["--model", str(chat_dir), "--chat", "--system", "Be brief.", "--prompt", "In the",
+                           "--max-new-tokens", "5"])
+    assert len(replies) == 3 == len(prompts)
+    out = capsys.readouterr().out
+    assert all(reply in out for reply in replies)
+    tokenizer = load_tokenizer(chat_dir)
+    messages = [{"role": "system", "content": "Be brief."}]
+    for turn, reply, ids in zip(["In the", "And God said", "what then?"], replies, prompts):
+        messages.append({"role": "user", "content": turn})
+        want = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        assert tokenizer.decode(ids, skip_special_tokens=False) == want
+        messages.append({"role": "assistant", "content": reply})
+    assert "<|im_end|>" not in "".join(replies)
+
+
+def test_chat_without_a_template_is_refused_naming_the_files(model_dir):
+    with pytest.raises(SystemExit, match=r"--chat: the tokenizer of .* has no chat template \(neither "
+                                         "chat_template.jinja nor"):
+        script.main(["--model", str(model_dir), "--chat"])
+    with pytest.raises(SystemExit, match=r"--prompt is required \(or --chat\)"):
+        script.main(["--model", str(model_dir)])

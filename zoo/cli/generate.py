@@ -4,11 +4,18 @@
         --do-sample --top-k 40 --temperature 0.8 --seed 0 --stream
     zoo generate --model path/to/hf_gpt2 --prompt "Hello" --prompt "Two prompts" --num-beams 4
     zoo generate --model runs/big/model --draft runs/demo/text/model --num-draft-tokens 4 --prompt "In the"
+    zoo generate --model path/to/hf_chat_model --chat --system "Answer briefly." --max-new-tokens 200
 
 The tokenizer comes from --tokenizer or the model directory (tokenizer.json / vocab.txt). Several --prompt
 values are decoded as one left-padded batch. The decoding options also take the underscored spelling of
 transformers' generate and litgpt (--max_new_tokens, --top_k, ...). On stderr: the new tokens per second, with
 one-time costs apart (packing, which builds the zoo's kernels; with --compile, a first call that compiles).
+
+--chat renders the whole conversation through the checkpoint's chat template (chat_template.jinja or
+tokenizer_config.json's, as transformers' apply_chat_template) every turn and streams the reply, which ends at the
+end-of-text token or the template's end-of-turn token (data.chat_template.end_of_turn_ids). Where the
+conversation no longer fits the model's positions with --max-new-tokens, its oldest turns are dropped (said on
+stderr); the system message stays.
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ import time
 import torch
 
 import zoo
+from data.chat_template import end_of_turn_ids
 from data.text_stream import TextStream
 from data.tokenization import load_tokenizer
 from zoo.cli.common import DTYPES, add_runtime_arguments, apply_threads, flag, parser, place
@@ -31,7 +39,10 @@ def parse_args(argv=None):
     p = parser(__doc__)
     p.add_argument("--model", required=True, help="preset, save_pretrained or HF directory")
     p.add_argument("--tokenizer", help="tokenizer.json, vocab.txt or a directory (default: the model's)")
-    p.add_argument("--prompt", action="append", required=True, help="repeat for a batch")
+    p.add_argument("--prompt", action="append", default=[], help="repeat for a batch (--chat: the first turns)")
+    p.add_argument("--chat", action="store_true", help="a conversation on the checkpoint's chat template: one "
+                   "message per line from stdin (after any --prompt), replies streamed; an empty line or EOF ends it")
+    p.add_argument("--system", help="--chat: the system message")
     flag(p, "max_new_tokens", type=int, default=50)
     flag(p, "do_sample", action="store_true", help="sample (default: greedy)")
     p.add_argument("--temperature", type=float, default=1.0)
@@ -118,6 +129,59 @@ def stream_text(model, tokenizer, ids, args, options, generator) -> list[str]:
     return [prompt + "".join(pieces)]
 
 
+def sampling_options(args, tokenizer, eos_id) -> dict:
+    """GenerationConfig's fields from the flags."""
+    return dict(do_sample=args.do_sample, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
+                min_p=args.min_p, repetition_penalty=args.repetition_penalty, num_beams=args.num_beams,
+                length_penalty=args.length_penalty,
+                early_stopping={"true": True, "false": False}.get(args.early_stopping, "never"), eos_id=eos_id,
+                stop_sequences=tuple(tuple(tokenizer.encode(s, add_special_tokens=False)) for s in args.stop),
+                compile=args.compile)
+
+
+def user_turns(prompts: list[str]):
+    """--prompt values, then stdin's lines until an empty one or EOF ("> " before each where stdin is a terminal)."""
+    yield from prompts
+    while True:
+        if sys.stdin.isatty():
+            print("> ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line.strip():
+            return
+        yield line.strip()
+
+
+def chat(model, tokenizer, args, options, device) -> list[str]:
+    """--chat: the replies, each streamed as it comes."""
+    if tokenizer.chat_template is None:
+        raise SystemExit(f"--chat: the tokenizer of {args.tokenizer or args.model!r} has no chat template (neither "
+                         "chat_template.jinja nor a \"chat_template\" in tokenizer_config.json); use --prompt")
+    if args.num_beams > 1 or args.draft:
+        raise SystemExit("--chat streams one reply at a time, without beams or a draft model")
+    config = GenerationConfig(max_new_tokens=args.max_new_tokens, **{**options, "eos_id": end_of_turn_ids(tokenizer)})
+    generator = torch.Generator(device).manual_seed(args.seed)
+    messages = [{"role": "system", "content": args.system}] if args.system else []
+    replies = []
+    for turn in user_turns(args.prompt):
+        messages.append({"role": "user", "content": turn})
+        ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True)
+        while len(ids) + args.max_new_tokens > model.max_positions and len(messages) > 1 + bool(args.system):
+            del messages[bool(args.system):bool(args.system) + 2]  # the oldest exchange
+            print("[the conversation fills the model's positions: its oldest turn is dropped]", file=sys.stderr)
+            ids = tokenizer.apply_chat_template(messages, add_generation_prompt=True)
+        text, pieces = TextStream(tokenizer), []
+        for token in stream(model, torch.tensor([ids], device=device), config, generator=generator):
+            if int(token[0]) in config.eos_ids:
+                break
+            pieces.append(text.put(token.tolist()))
+            print(pieces[-1], end="", flush=True)
+        pieces.append(text.end())
+        print(pieces[-1])
+        replies.append("".join(pieces).strip())
+        messages.append({"role": "assistant", "content": replies[-1]})
+    return replies
+
+
 def main(argv=None) -> list[str]:
     args = parse_args(argv)
     apply_threads(args)
@@ -127,14 +191,13 @@ def main(argv=None) -> list[str]:
         raise SystemExit("a preset has no tokenizer: pass --tokenizer")
     tokenizer = load_tokenizer(source)
     device = next(model.parameters()).device
+    if args.chat:
+        return chat(model, tokenizer, args, sampling_options(args, tokenizer, None), device)
+    if not args.prompt:
+        raise SystemExit("--prompt is required (or --chat)")
     ids, mask = (t.to(device) for t in batch_prompts(tokenizer, args.prompt))
     eos_id = None if args.no_eos else tokenizer.eos_id
-    options = dict(do_sample=args.do_sample, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
-                   min_p=args.min_p, repetition_penalty=args.repetition_penalty, num_beams=args.num_beams,
-                   length_penalty=args.length_penalty,
-                   early_stopping={"true": True, "false": False}.get(args.early_stopping, "never"), eos_id=eos_id,
-                   stop_sequences=tuple(tuple(tokenizer.encode(s, add_special_tokens=False)) for s in args.stop),
-                   compile=args.compile)
+    options = sampling_options(args, tokenizer, eos_id)
     generator = torch.Generator(device).manual_seed(args.seed)
     if args.stream:
         return stream_text(model, tokenizer, ids, args, options, generator)
