@@ -34,8 +34,14 @@ class KVCache:
 
         input_pos as a tensor of the T positions (a compiled decoding step: shapes must not depend on
         where it is): write there and return the whole cache (B, Hkv, S, Dh); the caller's mask hides
-        the positions not written yet.
+        the positions not written yet. A (B, T) tensor gives each row its own positions (a continuous
+        batch, zoo.serving, whose rows hold sequences of different lengths).
         """
+        if isinstance(input_pos, torch.Tensor) and input_pos.dim() == 2:
+            index = input_pos[:, None, :, None].expand(-1, k.shape[1], -1, k.shape[3])  # (B, Hkv, T, Dh)
+            self.k.scatter_(2, index, k.to(self.k.dtype))
+            self.v.scatter_(2, index, v.to(self.v.dtype))
+            return self.k, self.v
         if isinstance(input_pos, torch.Tensor):
             self.k.index_copy_(2, input_pos, k)
             self.v.index_copy_(2, input_pos, v)
@@ -49,6 +55,13 @@ class KVCache:
         self.k.narrow(2, input_pos, end - input_pos).copy_(k)
         self.v.narrow(2, input_pos, end - input_pos).copy_(v)
         return self.k.narrow(2, 0, end), self.v.narrow(2, 0, end)  # (B, Hkv, input_pos+T, Dh)
+
+    def view(self, rows: slice, length: int | None = None) -> "KVCache":
+        """A KVCache over batch rows `rows` and the first `length` positions (None: all) of this one, sharing its
+        memory: what is written through the view lands here (a continuous batch runs a step on some rows)."""
+        view = KVCache.__new__(KVCache)
+        view.k, view.v = self.k[rows, :, :length], self.v[rows, :, :length]  # (B', Hkv, length, Dh)
+        return view
 
     def reorder(self, index: torch.Tensor, length: int | None = None) -> None:
         """Select batch rows `index` (B',) (beam search keeps the cache of surviving beams). With `length`, the
@@ -141,6 +154,20 @@ class DecoderCache:
         for layer in self.layers:
             if layer.cross is not None:
                 layer.cross.reset()
+
+    def view(self, rows: slice, length: int | None = None) -> "DecoderCache":
+        """Every layer's KVCache.view: rows `rows`, the first `length` positions, the same memory. Self-attention
+        only: a cross-attention cache holds one row per encoder input, which a row slice would not follow."""
+        if any(layer.cross is not None for layer in self.layers):
+            raise ValueError("DecoderCache.view takes self-attention caches only; this one has cross-attention")
+        return DecoderCache([LayerCache(layer.kv.view(rows, length)) for layer in self.layers])
+
+    def copy_row(self, source: int, target: int, length: int) -> None:
+        """Row `target`'s first `length` positions become row `source`'s, in every layer (n samples of one
+        prompt, which is prefilled once)."""
+        for layer in self.layers:
+            for buffer in (layer.kv.k, layer.kv.v):
+                buffer[target, :, :length] = buffer[source, :, :length]
 
     def reorder(self, index: torch.Tensor, length: int | None = None) -> None:
         """Keep batch rows `index` (B',) of every cache (beam search); `length`: the positions written so far

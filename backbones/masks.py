@@ -92,9 +92,13 @@ def ensure_nonempty_rows(mask: torch.Tensor) -> torch.Tensor:
 def cache_slots_mask(attention_mask: torch.Tensor | None, input_pos: torch.Tensor, cache_len: int) -> torch.Tensor:
     """Which of a KV cache's `cache_len` slots the new tokens at slots `input_pos` (T,) may see: those up to
     each token's own (causal, bottom-right), minus padding (attention_mask (B, cache_len)). Fixed shape
-    wherever decoding is, for a compiled step. -> (B or 1, 1, T, cache_len)."""
+    wherever decoding is, for a compiled step. -> (B or 1, 1, T, cache_len). input_pos (B, T): each row's
+    own slots (a continuous batch), -> (B, 1, T, cache_len)."""
     slots = torch.arange(cache_len, device=input_pos.device)
-    mask = (slots[None, :] <= input_pos[:, None])[None, None]  # (1, 1, T, S)
+    if input_pos.dim() == 2:
+        mask = (slots <= input_pos[..., None])[:, None]  # (B, 1, T, S)
+    else:
+        mask = (slots[None, :] <= input_pos[:, None])[None, None]  # (1, 1, T, S)
     if attention_mask is not None:
         mask = mask & attention_mask.bool()[:, None, None, :]  # (B, 1, T, S)
     return mask

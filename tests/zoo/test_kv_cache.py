@@ -106,3 +106,34 @@ def test_reorder_moves_only_the_written_positions():
         prefix.reorder(index, 6)
         assert prefix.k.shape == whole.k.shape
         assert torch.equal(prefix.k[:, :, :6], whole.k[:, :, :6]) and torch.equal(prefix.v[:, :, :6], whole.v[:, :, :6])
+
+
+@pytest.mark.parametrize("name", DECODERS)
+def test_rows_at_their_own_positions_equal_full_recompute(name):
+    """A (B, 1) input_pos: each row writes its next token at its own cache slot and sees its slots only (a
+    continuous batch, zoo.serving), through a view of the cache's first rows and positions."""
+    model, ids = model_and_ids(name, b=3, t=9)
+    lengths = [4, 8, 6]  # tokens each row holds before the step
+    with torch.no_grad():
+        cache = model.make_cache(4, 16)  # one more row than the step uses: the view leaves it alone
+        for row, n in enumerate(lengths):
+            model(ids[row:row + 1, :n], input_pos=0, cache=cache.view(slice(row, row + 1)))
+        spare = cache.layers[0].kv.k[3].clone()
+        slots = torch.tensor(lengths)[:, None]  # (B, 1)
+        tokens = ids.gather(1, slots)  # (B, 1): each row's next token
+        step = model(tokens, positions=slots, input_pos=slots, cache=cache.view(slice(0, 3), max(lengths) + 1))
+        for row, n in enumerate(lengths):
+            torch.testing.assert_close(step[row, -1], model(ids[row:row + 1, :n + 1])[0, -1], atol=1e-5, rtol=1e-4)
+        assert torch.equal(cache.layers[0].kv.k[3], spare)
+        cache.copy_row(1, 3, 9)
+        for layer in cache.layers:
+            assert torch.equal(layer.kv.k[3, :, :9], layer.kv.k[1, :, :9])
+            assert torch.equal(layer.kv.v[3, :, :9], layer.kv.v[1, :, :9])
+
+
+def test_cache_slots_mask_per_row():
+    from backbones.masks import cache_slots_mask
+
+    mask = cache_slots_mask(None, torch.tensor([[1], [3]]), 5)
+    assert mask.shape == (2, 1, 1, 5)
+    assert mask[:, 0, 0].tolist() == [[True, True, False, False, False], [True, True, True, True, False]]
