@@ -292,3 +292,37 @@ def test_shutdown_finishes_in_flight_requests_and_refuses_new_ones(model):
     engine.step()
     engine.shutdown(timeout=0)
     assert handle.result(timeout=WAIT)[0].finish_reason == "cancelled"
+
+
+def compile_run(model, ps, new):
+    engine = Engine(model, slots=3, prefill_chunk=4, compile=True)
+    handles = [engine.submit(p, max_new_tokens=new, temperature=0.0) for p in ps[:2]]
+    engine.step()
+    handles.append(engine.submit(ps[2], max_new_tokens=new, temperature=0.0))
+    run(engine)
+    return [handle.result(timeout=WAIT)[0].tokens for handle in handles]
+
+
+def test_compiled_steps_have_one_shape(model, monkeypatch):
+    """compile=True's steps (every row, the whole cache) without compiling them: one shape for every step."""
+    import zoo.serving.engine as engine_module
+
+    shapes = set()
+
+    def eager_step(model):
+        def step(tokens, **kwargs):
+            shapes.add((tuple(tokens.shape), kwargs["cache"].max_len))
+            return model(tokens, **kwargs)
+        return step
+
+    monkeypatch.setattr(engine_module, "compiled_step", eager_step)
+    ps = prompts(5, 9, 3, seed=13)
+    assert compile_run(model, ps, 6) == [alone(model, p, 6) for p in ps]
+    assert shapes == {((3, 1), model.max_positions)}
+
+
+@pytest.mark.slow
+def test_compiled_steps():
+    model = randomize(zoo.create_model("gpt_tiny"), std=0.1)
+    ps = prompts(5, 9, 3, seed=13)
+    assert compile_run(model, ps, 6) == [alone(model, p, 6) for p in ps]

@@ -29,7 +29,8 @@ prefilling feed a dummy token at their next unwritten slot, which their next wri
 reads it (their output is dropped). Sampling is per request: its own processors (temperature, top-k, top-p:
 zoo.generation.sampling) and its own torch.Generator, so a seeded request draws the same tokens whatever runs
 beside it, and greedy rows take the argmax as zoo.generate does. The model is called as zoo.generate calls
-it, so packed (zoo.pack_for_inference), bf16 and int8 (zoo.quantize) models run the batched step unchanged.
+it, so packed (zoo.pack_for_inference), bf16 and int8 (zoo.quantize) models run the batched step unchanged;
+with compile=True the step runs through torch.compile over every row and the whole cache (fixed shapes).
 
 Failures stay with their request: an exception while prefilling or sampling a request (its stop_check, say)
 finishes that request with reason "error" and frees its rows; one inside the shared decoding forward finishes
@@ -54,6 +55,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
+from zoo.generation.compiled import compiled_step
 from zoo.generation.sampling import choose
 from zoo.serving.requests import (
     EngineClosed,
@@ -113,12 +115,15 @@ class Engine:
     slots: cache rows (the most choices decoding at once); max_len: positions per row (prompt + new tokens;
     default and at most the model's); prefill_chunk: the most prompt tokens one step prefills; max_queue: the
     most requests waiting for rows before submit raises QueueFull (whose retry_after is `retry_after` s);
-    observer: called with a StepEvent after each prefill chunk and decoding step, on the scheduler's thread.
+    observer: called with a StepEvent after each prefill chunk and decoding step, on the scheduler's thread;
+    compile: the decoding steps run through torch.compile (zoo.generation.compiled) over every row and the
+    whole cache, one fixed shape for all steps (the first compiles); prefill chunks stay eager.
     The engine puts the model in eval mode.
     """
 
     def __init__(self, model: nn.Module, *, slots: int = 8, max_len: int | None = None, prefill_chunk: int = 256,
-                 max_queue: int = 64, retry_after: float = 1.0, observer: Callable[[StepEvent], None] | None = None):
+                 max_queue: int = 64, retry_after: float = 1.0, observer: Callable[[StepEvent], None] | None = None,
+                 compile: bool = False):
         for name, value in (("slots", slots), ("prefill_chunk", prefill_chunk), ("max_queue", max_queue)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}={value!r}; expected an int >= 1")
@@ -128,6 +133,7 @@ class Engine:
         self.retry_after, self.observer = retry_after, observer
         self.device = next(model.parameters()).device
         self.cache = model.make_cache(slots, self.context)
+        self.compiled = compiled_step(model) if compile else None
         self.lengths = [0] * slots  # tokens in each row's cache
         self._free = list(range(slots))  # sorted
         self._waiting: deque[RequestHandle] = deque()
@@ -260,16 +266,18 @@ class Engine:
         """One token for every decoding row, in one forward over rows 0..the highest of them."""
         stepping = [r for r in self._running if r.decoding]
         rows = [row for r in stepping for row in r.live]
-        top = max(row.slot for row in rows) + 1
+        top = self.slots if self.compiled is not None else max(row.slot for row in rows) + 1
         tokens = torch.zeros(top, 1, dtype=torch.long)  # (R, 1)
         for row in rows:
             tokens[row.slot, 0] = row.tokens[-1]
         slots = torch.tensor(self.lengths[:top])[:, None]  # (R, 1): each row's next cache slot = its position
-        length = int(slots.max()) + 1
         tokens, slots = tokens.to(self.device), slots.to(self.device)
         try:
-            logits = self.model(tokens, positions=slots, input_pos=slots,
-                                cache=self.cache.view(slice(0, top), length))[:, -1]  # (R, V)
+            if self.compiled is not None:  # every row, the whole cache: the same shapes at every step
+                logits = self.compiled(tokens, positions=slots, input_pos=slots, cache=self.cache)[:, -1]
+            else:
+                cache = self.cache.view(slice(0, top), int(slots.max()) + 1)
+                logits = self.model(tokens, positions=slots, input_pos=slots, cache=cache)[:, -1]  # (R, V)
         except Exception as error:  # noqa: BLE001 (the loop goes on; these requests end)
             for running in stepping:
                 self._fail(running, error)
