@@ -326,3 +326,12 @@ def test_compiled_steps():
     model = randomize(zoo.create_model("gpt_tiny"), std=0.1)
     ps = prompts(5, 9, 3, seed=13)
     assert compile_run(model, ps, 6) == [alone(model, p, 6) for p in ps]
+
+
+def test_timestamps_and_refused_models(model):
+    engine = Engine(model, slots=1)
+    handle = engine.submit(prompts(3)[0], max_new_tokens=2, temperature=0.0)
+    run(engine)
+    assert handle.submitted <= handle.first_token_at <= handle.finished_at
+    with pytest.raises(ValueError, match="decoder-only"):
+        Engine(zoo.create_model("marian_tiny"))

@@ -24,13 +24,16 @@ back by at most one chunk per token. A prompt is prefilled once; its other choic
 The decoding step feeds a (rows, 1) batch: each row's last token at its own cache slot (input_pos and
 positions a (rows, 1) tensor; KVCache.update writes each row at its own slot) over the cache's first L
 positions, L one past the longest row, with a (rows, 1, 1, L) mask letting each row see its own slots
-0..length only. The batch spans rows 0..the highest decoding row; rows in between that are free or still
-prefilling feed a dummy token at their next unwritten slot, which their next write overwrites before anything
-reads it (their output is dropped). Sampling is per request: its own processors (temperature, top-k, top-p:
-zoo.generation.sampling) and its own torch.Generator, so a seeded request draws the same tokens whatever runs
-beside it, and greedy rows take the argmax as zoo.generate does. The model is called as zoo.generate calls
-it, so packed (zoo.pack_for_inference), bf16 and int8 (zoo.quantize) models run the batched step unchanged;
-with compile=True the step runs through torch.compile over every row and the whole cache (fixed shapes).
+0..length only. (When every row of the step holds as many tokens, one client's steps, it is zoo.generate's
+call: an int input_pos, no mask, so the attention kernels that take no mask serve it.) The batch spans rows
+0..the highest decoding row; rows in between that are free or still prefilling feed a dummy token at their
+next unwritten slot, which their next write overwrites before anything reads it (their output is dropped).
+
+Sampling is per request: its own processors (temperature, top-k, top-p: zoo.generation.sampling) and its own
+torch.Generator, so a seeded request draws the same tokens whatever runs beside it; greedy rows take the
+argmax as zoo.generate does. The model is called as zoo.generate calls it, so packed (zoo.pack_for_inference),
+bf16 and int8 (zoo.quantize) models run the batched step unchanged; with compile=True the step runs through
+torch.compile over every row and the whole cache (fixed shapes).
 
 Failures stay with their request: an exception while prefilling or sampling a request (its stop_check, say)
 finishes that request with reason "error" and frees its rows; one inside the shared decoding forward finishes
@@ -127,6 +130,9 @@ class Engine:
         for name, value in (("slots", slots), ("prefill_chunk", prefill_chunk), ("max_queue", max_queue)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}={value!r}; expected an int >= 1")
+        if hasattr(model, "bind_source") or hasattr(model, "bind_images") or not hasattr(model, "make_cache"):
+            raise ValueError(f"the engine serves decoder-only text models (GPT, LLaMA); got {type(model).__name__}, "
+                             "which is not one (encoder-decoders and LLaVA are not served yet)")
         self.model = model.eval()
         self.context = min(max_len or model.max_positions, model.max_positions)
         self.slots, self.prefill_chunk, self.max_queue = slots, prefill_chunk, max_queue
@@ -270,13 +276,17 @@ class Engine:
         tokens = torch.zeros(top, 1, dtype=torch.long)  # (R, 1)
         for row in rows:
             tokens[row.slot, 0] = row.tokens[-1]
-        slots = torch.tensor(self.lengths[:top])[:, None]  # (R, 1): each row's next cache slot = its position
-        tokens, slots = tokens.to(self.device), slots.to(self.device)
+        lengths = self.lengths[:top]
+        slots = torch.tensor(lengths)[:, None].to(self.device)  # (R, 1): each row's next cache slot = its position
+        tokens = tokens.to(self.device)
         try:
             if self.compiled is not None:  # every row, the whole cache: the same shapes at every step
                 logits = self.compiled(tokens, positions=slots, input_pos=slots, cache=self.cache)[:, -1]
+            elif len(rows) == top and len(set(lengths)) == 1:  # rows in step (one client): zoo.generate's call
+                cache = self.cache.view(slice(0, top))
+                logits = self.model(tokens, input_pos=lengths[0], cache=cache)[:, -1]  # (R, V)
             else:
-                cache = self.cache.view(slice(0, top), int(slots.max()) + 1)
+                cache = self.cache.view(slice(0, top), max(lengths) + 1)
                 logits = self.model(tokens, positions=slots, input_pos=slots, cache=cache)[:, -1]  # (R, V)
         except Exception as error:  # noqa: BLE001 (the loop goes on; these requests end)
             for running in stepping:
@@ -347,7 +357,10 @@ class Engine:
 
     def _observe(self, event: StepEvent) -> None:
         if self.observer is not None:
-            self.observer(event)
+            try:
+                self.observer(event)
+            except Exception:  # noqa: BLE001 (an observer's bug ends no request)
+                logger.exception("the engine's observer failed on %s", event)
 
     # The scheduler's thread.
     def start(self) -> "Engine":

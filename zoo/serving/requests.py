@@ -16,6 +16,7 @@ import asyncio
 import math
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -191,6 +192,8 @@ class RequestHandle:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready: asyncio.Event | None = None
         self._done = threading.Event()
+        # time.monotonic() at submit, at the first token and at the end (a server's latency logs and metrics).
+        self.submitted, self.first_token_at, self.finished_at = time.monotonic(), None, None
 
     @property
     def done(self) -> bool:
@@ -206,7 +209,10 @@ class RequestHandle:
 
     # The engine's side.
     def put(self, event: Event | object) -> None:
+        if self.first_token_at is None and isinstance(event, TokenEvent):
+            self.first_token_at = time.monotonic()
         if event is _END:
+            self.finished_at = time.monotonic()
             self._done.set()
         self._events.put(event)
         loop = self._loop
@@ -245,9 +251,10 @@ class RequestHandle:
     def result(self, timeout: float | None = None) -> list[Choice]:
         """Every event gathered, one Choice per choice (blocks; TimeoutError past `timeout` seconds)."""
         choices = [Choice() for _ in range(self.options.n)]
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
-                event = self._events.get(timeout=timeout)
+                event = self._events.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise TimeoutError(f"request {self.id} not finished after {timeout} s") from None
             if event is _END:
