@@ -335,3 +335,49 @@ def test_timestamps_and_refused_models(model):
     assert handle.submitted <= handle.first_token_at <= handle.finished_at
     with pytest.raises(ValueError, match="decoder-only"):
         Engine(zoo.create_model("marian_tiny"))
+
+
+def test_many_clients_one_malformed_one_cancelled(model):
+    """64 requests from 16 client threads on 8 rows (mixed lengths, some streaming): each well-formed one gets
+    the tokens it gets alone; the malformed one is refused naming its field; the cancelled one ends "cancelled"."""
+    ps = prompts(*[2 + (i * 7) % 23 for i in range(64)], seed=14)
+    new = [1 + (i * 5) % 9 for i in range(64)]
+    got, refused, errors = {}, [], []
+
+    def client(c):
+        try:
+            for i in range(c, 64, 16):
+                if i == 17:
+                    with pytest.raises(InvalidRequest) as error:
+                        engine.submit(ps[i], max_new_tokens=new[i], temperature=-0.5)
+                    refused.append(error.value.param)
+                    continue
+                handle = engine.submit(ps[i], max_new_tokens=30 if i == 40 else new[i], temperature=0.0)
+                if i % 2:
+                    got[i] = handle.result(timeout=WAIT)[0]
+                    continue
+                tokens, finished = [], None
+                for event in handle:
+                    if isinstance(event, TokenEvent):
+                        tokens.append(event.token)
+                        if i == 40 and len(tokens) == 3:
+                            handle.cancel()
+                    else:
+                        finished = event
+                got[i] = (tokens, finished.reason)
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    with Engine(model, slots=8, prefill_chunk=8, max_queue=64) as engine:
+        threads = [threading.Thread(target=client, args=(c,)) for c in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT)
+        assert engine.stats["rows_free"] == 8
+    assert not errors and refused == ["temperature"]
+    tokens, reason = got.pop(40)
+    assert reason == "cancelled" and 3 <= len(tokens) < 30 and tokens == alone(model, ps[40], len(tokens))
+    for i, result in got.items():
+        tokens, reason = (result.tokens, result.finish_reason) if i % 2 else result
+        assert (tokens, reason) == (alone(model, ps[i], new[i]), "length"), i
