@@ -9,6 +9,7 @@ import torch
 import zoo
 from tests.helpers import load_script
 from zoo.cli import transcribe as script
+from zoo.generation.transcribe_options import fallback_temperatures
 from zoo.generation.transcripts import FORMATS, render
 
 
@@ -50,8 +51,8 @@ def test_defaults_and_openai_whisper_values(capsys):
 
 
 def test_temperature_schedule_is_openai_whisper_s():
-    assert script.temperatures(0.0, 0.2) == tuple(np.arange(0.0, 1.0 + 1e-6, 0.2))  # its CLI's expression
-    assert len(script.temperatures(0.0, 0.2)) == 6 and script.temperatures(0.5, None) == (0.5,)
+    assert fallback_temperatures(0.0, 0.2) == tuple(np.arange(0.0, 1.0 + 1e-6, 0.2))  # its CLI's expression
+    assert len(fallback_temperatures(0.0, 0.2)) == 6 and fallback_temperatures(0.5, None) == (0.5,)
     options = script.transcribe_options(parse("--temperature", "0.4", "--beam-size", "None"))
     assert options["temperature"] == tuple(np.arange(0.4, 1.0 + 1e-6, 0.2)) and options["beam_size"] is None
     assert "compile" not in options and script.transcribe_options(parse("--compile"))["compile"] is True
@@ -133,7 +134,7 @@ def test_run_writes_the_transcripts(audio_dir, tmp_path, stub, batch_size, capsy
         assert audio == [[str(audio_dir / "a.wav"), str(audio_dir / "b.flac")], str(audio_dir / "c.mp3")]
     options = stub[0][1]
     assert options["beam_size"] == 2 and options["language"] == "en" and options["task"] == "transcribe"
-    assert options["temperature"] == script.temperatures(0.0, 0.2) and options["condition_on_previous_text"]
+    assert options["temperature"] == fallback_temperatures(0.0, 0.2) and options["condition_on_previous_text"]
     assert "[00:00.000 --> 01:01:01.500] Ünïcode a.wav" in capsys.readouterr().out  # --verbose True (default)
 
 

@@ -26,7 +26,6 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
 import torch
 from tqdm import tqdm
 
@@ -39,6 +38,7 @@ from zoo.cli.models import LOADERS, create_preset
 from zoo.cli.models import load_model as load_any_model
 from zoo.cli.models import model_kind as any_model_kind
 from zoo.cli.outputs import output_dir
+from zoo.generation.transcribe_options import fallback_temperatures
 from zoo.generation.transcripts import (
     FORMATS,
     WORD_OPTIONS,
@@ -52,8 +52,8 @@ from zoo.generation.transcripts import (
 from zoo.generation.word_timing import APPEND_PUNCTUATIONS, PREPEND_PUNCTUATIONS
 from zoo.registry import ConfigError
 
-__all__ = ["LOADERS", "create_preset", "load_model", "main", "model_kind", "parse_args", "temperatures",
-           "transcribe_options", "writer_options"]
+__all__ = ["LOADERS", "create_preset", "load_model", "main", "model_kind", "parse_args", "transcribe_options",
+           "writer_options"]
 
 
 def str2bool(text: str) -> bool:
@@ -189,13 +189,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def temperatures(start: float, increment: float | None) -> tuple[float, ...]:
-    """openai-whisper's fallback schedule: start, start + increment, ... up to 1.0 (just start without one)."""
-    if increment is None:
-        return (start,)
-    return tuple(float(t) for t in np.arange(start, 1.0 + 1e-6, increment))
-
-
 def model_kind(source: str) -> str:
     """What --model names (zoo.cli.models.model_kind, Whisper models only): "preset", "directory" or "whisper"."""
     return any_model_kind(source, ("whisper",))
@@ -209,7 +202,7 @@ def load_model(args: argparse.Namespace) -> torch.nn.Module:
 def transcribe_options(args: argparse.Namespace) -> dict:
     """zoo.transcribe's keyword options (openai-whisper's names) from the parsed flags."""
     options = dict(task=args.task, language=args.language,
-                   temperature=temperatures(args.temperature, args.temperature_increment_on_fallback),
+                   temperature=fallback_temperatures(args.temperature, args.temperature_increment_on_fallback),
                    best_of=args.best_of, beam_size=args.beam_size, patience=args.patience,
                    initial_prompt=args.initial_prompt, condition_on_previous_text=args.condition_on_previous_text,
                    compression_ratio_threshold=args.compression_ratio_threshold,

@@ -92,6 +92,14 @@ def _seconds(clips):
     return tuple(clips) if isinstance(clips, (list, np.ndarray)) else clips
 
 
+def fallback_temperatures(start: float, increment: float | None) -> tuple[float, ...]:
+    """openai-whisper's fallback schedule (its command line's, and the audio endpoints'): start, start +
+    increment, ... up to 1.0 (just start without an increment)."""
+    if increment is None:
+        return (start,)
+    return tuple(float(t) for t in np.arange(start, 1.0 + 1e-6, increment))
+
+
 def options_at(decode_options: dict, temperature: float) -> DecodingOptions:
     """One window's DecodingOptions at a temperature: beam search (beam_size, patience) at 0 only, best_of above it."""
     drop = ("beam_size", "patience") if temperature > 0 else ("best_of",)
