@@ -104,6 +104,20 @@ def test_batched_long_form_equals_the_chunks_decoded_one_by_one():
     assert silent == {"text": "", "segments": [], "language": "en"}
 
 
+def test_vad_filter_on_audio_without_speech_gives_no_segments():
+    """No speech found: an empty result (it used to fail on the empty waveform), beside an audio with some."""
+    from tests.helpers import gated_chirp, tiny_openai_whisper
+
+    model = tiny_openai_whisper(51865, eot_scale=12)[1]
+    options = dict(language="en", vad_filter=True, sample_len=8, temperature=0.0, compression_ratio_threshold=None,
+                   logprob_threshold=None, no_speech_threshold=None)
+    empty = {"text": "", "segments": [], "language": "en"}
+    assert zoo.transcribe(model, torch.zeros(5 * SAMPLE_RATE), **options) == empty
+    speech = load_row_audio(SPEECH_TINY / "asr", load_manifest(SPEECH_TINY / "asr", split="human")[0])
+    both = zoo.transcribe(model, [gated_chirp(3), speech], **options)
+    assert both[0] == empty and both[1] == zoo.transcribe(model, speech, **options) and both[1]["segments"]
+
+
 @pytest.mark.parametrize("noise", [0.0, 0.003])
 def test_vad_filter_leaves_nothing_in_thirty_seconds_of_silence(whisper_base_ct2, noise):
     """Real speech, 30 s of silence (or low noise), real speech, on the real Whisper base: with vad_filter no

@@ -423,9 +423,14 @@ def _english_only(tokenizer: WhisperTokenizer, decode_options: dict) -> None:
 
 
 def _speech_only(transcriber: Transcriber, audios: list[AudioInput], vad: VadOptions) -> list[dict]:
-    """vad_filter: each audio's speech alone (keep_speech), transcribed, its times mapped back to the audio."""
+    """vad_filter: each audio's speech alone (keep_speech), transcribed, its times mapped back to the audio. An
+    audio with no speech has no segments (and the language asked for, as the batched long-form's)."""
     speech, maps = zip(*(keep_speech(load_audio(a), vad) for a in audios))
-    return [restore_times(result, time_map) for result, time_map in zip(transcriber.run(list(speech)), maps)]
+    spoken = [i for i, wave in enumerate(speech) if wave.numel() > 0]
+    results = dict(zip(spoken, transcriber.run([speech[i] for i in spoken])))
+    language = transcriber.decode_options.get("language")
+    return [restore_times(results[i], maps[i]) if i in results else {"text": "", "segments": [], "language": language}
+            for i in range(len(audios))]
 
 
 def _batched_long_form(transcriber: Transcriber, wave: torch.Tensor,
