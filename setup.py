@@ -21,6 +21,6 @@ setup(
                   "backbones": ["inference/csrc/*.cpp", "inference/csrc/*.inc", "inference/csrc/*.h"]},
     python_requires=">=3.10",
     install_requires=requirements("requirements.txt"),
-    extras_require={"test": requirements("requirements-test.txt")},
+    extras_require={"test": requirements("requirements-test.txt"), "serve": requirements("requirements-serve.txt")},
     entry_points={"console_scripts": ["zoo = zoo.cli.main:main"]},
 )
