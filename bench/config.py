@@ -107,3 +107,18 @@ class TranslationBench:
     translation_repeats: int           # timed passes per side and batch size, sides alternating
 
     from_args = classmethod(_from_args)
+
+
+@dataclass(frozen=True)
+class ServingBench:
+    """The serving section's runtime options; field names are scripts/benchmark.py's flags."""
+    serving_models: tuple[str, ...]     # presets with a transformers reference (bench.references)
+    serving_clients: tuple[int, ...]    # concurrent streaming clients per round
+    serving_prompt: int                 # prompt words (= tokens) per request
+    serving_new_tokens: int             # max_tokens per request
+    serving_requests: int               # requests per client per round, one after another
+    serving_repeats: int                # rounds per side and client count, the sides alternating
+    serving_transformers: bool          # also transformers' own server
+    threads: int                        # torch threads of each server
+
+    from_args = classmethod(_from_args)

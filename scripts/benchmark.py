@@ -79,6 +79,7 @@ from bench import (
     others_share,
     quantized_accuracy,
     recipes,
+    serving,
     train,
     translation,
     vision,
@@ -89,7 +90,7 @@ from bench import llava as llava_bench
 from bench import scale as scale_bench
 from bench import whisper as whisper_bench
 from bench.cli import add_generation_arguments, add_models_arguments, generation_config, models_config
-from bench.config import GenerationBench, ModelBench, TranslationBench, WhisperBench
+from bench.config import GenerationBench, ModelBench, ServingBench, TranslationBench, WhisperBench
 from bench.document import Capture, machine_slug, write
 from bench.generation import speculative
 from bench.generation.common import COMPILED_GRAPHS
@@ -99,7 +100,8 @@ from bench.translation_sides import model_missing
 from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
-            "generation", "speculative", "whisper", "whisper_long", "translation", "quantized_accuracy", "scale"]
+            "generation", "speculative", "whisper", "whisper_long", "translation", "quantized_accuracy", "serving",
+            "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -107,14 +109,18 @@ FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "r
         "whisper_long_s": 150, "whisper_transcribe_repeats": 2, "whisper_long_weights": "base",
         "whisper_long_audio_s": 300.0, "whisper_long_repeats": 3, "whisper_long_openai": True,
         "translation_model": "runs/translation/en-es/model", "translation_sentences": 500,
-        "translation_batches": [1, 16], "translation_max_tokens": 256, "translation_repeats": 3}
+        "translation_batches": [1, 16], "translation_max_tokens": 256, "translation_repeats": 3,
+        "serving_models": ["gpt2", "llama_135m"], "serving_clients": [1, 4, 8, 16], "serving_prompt": 16,
+        "serving_new_tokens": 128, "serving_requests": 2, "serving_repeats": 2, "serving_transformers": True}
 QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3,
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
          "whisper_long_s": 45, "whisper_transcribe_repeats": 1, "whisper_long_weights": "micro",
          "whisper_long_audio_s": 60.0, "whisper_long_repeats": 1, "whisper_long_openai": True, "whisper_long_tokens": 8,
          "translation_model": "tiny", "translation_sentences": 6, "translation_batches": [1, 4],
-         "translation_max_tokens": 8, "translation_repeats": 2}
+         "translation_max_tokens": 8, "translation_repeats": 2,
+         "serving_models": ["gpt_tiny"], "serving_clients": [1, 4], "serving_prompt": 8, "serving_new_tokens": 16,
+         "serving_requests": 1, "serving_repeats": 1, "serving_transformers": True}
 # Flags that say only where results go, and whether each takes a value: left out of the command the tables show.
 OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-dir": True, "--machine-slug": True}
 
@@ -149,6 +155,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     add_whisper_arguments(p)
     whisper_long.add_arguments(p, FULL, QUICK)
     translation.add_arguments(p, FULL, QUICK)
+    serving.add_arguments(p, FULL, QUICK)
     add_document_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
@@ -317,6 +324,8 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "translation": (lambda: translation.run(configs.setdefault("translation", TranslationBench.from_args(args))),
                         lambda result: translation.report(result, configs["translation"])),
         "quantized_accuracy": (lambda: quantized_accuracy.run(quick=args.quick), quantized_accuracy.report),
+        "serving": (lambda: serving.run(configs.setdefault("serving", ServingBench.from_args(args))),
+                    lambda result: serving.report(result, configs["serving"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 
