@@ -145,7 +145,7 @@ class QuantizedLinear(nn.Module):
         self.register_buffer("scales", scales)
         self.bias = nn.Parameter(torch.zeros(out_features, device=device), requires_grad=False) if bias else None
         # The bias stays float32 (zoo::gemv_int8 adds it before rounding to x's dtype).
-        self._copies: dict = {}  # kernel layouts made on first use: {"int4": (source key, packed)}
+        self._copies: dict = {}  # made on first use: {("int4", dtype): (source key, tiles, scales), "row_sums": ...}
 
     @classmethod
     def from_linear(cls, linear: nn.Linear, scheme: str = "int8", group_size: int | None = None,
@@ -248,8 +248,7 @@ class QuantizedLinear(nn.Module):
         step = torch.where(step > 0, step, torch.ones_like(step))
         center = torch.round((high + low) / 2 / step) * step
         xq = torch.round((x - center) / step).clamp_(-INT8_MAX, INT8_MAX).to(torch.int8)  # (R, K)
-        row_sums = self.qweight.sum(1, dtype=torch.int32).float() * self.scales  # (N,) each weight row's sum
-        out = torch._int_mm(xq, self.qweight.t()).float() * step * self.scales + center * row_sums  # (R, N)
+        out = torch._int_mm(xq, self.qweight.t()).float() * step * self.scales + center * self._row_sums()  # (R, N)
         return out if bias is None else out + bias
 
     def _source_key(self) -> tuple:
@@ -257,12 +256,28 @@ class QuantizedLinear(nn.Module):
 
     def prepare(self) -> QuantizedLinear:
         """Make the kernel layouts a compiled step reads but cannot make (int4's tiles for torch's kernel, for fp32
-        and bf16: float activations only, int8 ones never read them) now: zoo.quantize and load_pretrained call it."""
+        and bf16: float activations only, int8 ones never read them; int_mm's row sums) now: zoo.quantize and
+        load_pretrained call it."""
         if (self.scheme == "int4" and self.activations == "float" and self.qweight.is_cpu
                 and self.out_features % INT4_TILE == 0):
             for dtype in (torch.float32, torch.bfloat16):
                 self._int4_layout(dtype)
+        if self.scheme == "int8" and self.group_size is None and self.activations == "int8":
+            self._row_sums()
         return self
+
+    def _row_sums(self) -> torch.Tensor:
+        """(N,) each weight row's integers summed, times its scale: _int_mm's centre term, made once per weight
+        (summing the integers on every call read the whole weight a second time: as long as the GEMM at 8 rows)."""
+        cached = self._copies.get("row_sums")
+        if torch.compiler.is_compiling():  # prepare() made them; a graph reads them as made
+            return cached[1] if cached is not None else self.qweight.sum(1, dtype=torch.int32).float() * self.scales
+        key = self._source_key()
+        if cached is None or cached[0] != key:
+            with torch.no_grad():
+                sums = self.qweight.sum(1, dtype=torch.int32).float() * self.scales.float()
+            cached = self._copies["row_sums"] = (key, sums)
+        return cached[1]
 
     def _int4_layout(self, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
         """torch's int4 CPU kernel's tiles of qweight and its (K / G, N, 2) scales and zeros (zero 0: symmetric),

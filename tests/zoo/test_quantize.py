@@ -133,6 +133,24 @@ def test_int8_gemm_keeps_zero_inputs_exact():
     assert error < 0.01  # 0.0025; a centre between levels gave 0.14
 
 
+def test_int8_gemm_row_sums_are_made_once_and_follow_the_weights():
+    """int_mm's weight row sums are kept from call to call, and remade when the integers change (a state dict
+    loaded over the layer): the output then follows the new weights."""
+    torch.manual_seed(5)
+    layer = QuantizedLinear.from_linear(nn.Linear(64, 16), "int8").prepare()
+    x = torch.randn(48, 64) + 1.0  # a centre far from 0: the row sums' term counts
+    with torch.no_grad():
+        assert layer.kernel(x) == "int_mm"
+        kept = layer._copies["row_sums"][1]
+        layer(x)
+        assert layer._copies["row_sums"][1] is kept
+        other = QuantizedLinear.from_linear(nn.Linear(64, 16), "int8")
+        layer.load_state_dict(other.state_dict())
+        exact = x @ layer.dequantize().t() + layer.bias
+        assert ((layer(x) - exact).abs() <= output_bound(layer, x)).all()
+        assert layer._copies["row_sums"][1] is not kept
+
+
 @pytest.mark.parametrize("scheme, group", [("int8", None), ("int4", 32), ("int4", 64)])
 @pytest.mark.parametrize("rows", [1, 3, 8, 40])
 def test_torch_kernels_equal_dequantize_then_matmul(scheme, group, rows):
