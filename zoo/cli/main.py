@@ -25,6 +25,7 @@ COMMANDS = {
     "train-multimodal": ("zoo.cli.train_multimodal", "train a LLaVA in its two stages on shape scenes"),
     "train-translation": ("zoo.cli.train_translation", "train the 2017 Transformer to translate (BLEU, chrF)"),
     "translate": ("zoo.cli.translate", "translate sentences with a Marian model (beams, batches, files or stdin)"),
+    "serve": ("zoo.cli.serve", "an OpenAI-compatible HTTP server: completions, chat, embeddings, audio"),
     "search": ("zoo.cli.search", "semantic search over sentences with a sentence-embedding model"),
     "bench": ("scripts/benchmark.py", "the benchmark tables (bench/, not installed: needs a checkout)"),
 }
