@@ -52,12 +52,13 @@ def build(args):
     options = ServeOptions(device=str(device_of(args)), dtype=args.dtype, pack=args.pack, quantize=args.quantize,
                            slots=args.slots, max_queue=args.max_queue, prefill_chunk=args.prefill_chunk,
                            compile=args.compile, image_root=args.image_root)
-    models = {}
+    sources = {}
     for value in args.model:
         name, path = parse_model_flag(value)
-        if name in models:
+        if name in sources:
             raise SystemExit(f"--model {value!r}: the name {name!r} is taken; use NAME=PATH")
-        models[name] = load(name, path, options)
+        sources[name] = path
+    models = {name: load(name, path, options) for name, path in sources.items()}
     return create_app(models, api_key=args.api_key, shutdown_timeout=args.shutdown_timeout)
 
 
