@@ -387,3 +387,85 @@ def test_draining_refuses_new_requests_and_finishes_the_stream(dirs):
     data = [line[6:].strip() for line in rest if line.startswith(b"data: ")]
     assert data[-1] == b"[DONE]"
     assert json.loads(data[-2])["choices"][0]["finish_reason"] in ("length", "stop")
+
+
+@pytest.fixture(scope="module")
+def llava_dir(tmp_path_factory):
+    from zoo.cli import train_multimodal
+
+    out = tmp_path_factory.mktemp("vl")
+    train_multimodal.main(["--stage", "1", "--steps", "1", "--scenes", "20", "--eval-scenes", "2", "--batch-size", "8",
+                           "--vocab-size", "300", "--eval-every", "0", "--no-progress", "--threads", "1",
+                           "--out", str(out)])
+    return out / "model"
+
+
+def test_llava_chat_with_an_image_equals_zoo_generate(llava_dir, tmp_path):
+    """image_url as a data: URI and as a file under --image-root: the reply is zoo.generate's on the model's
+    prompt format and the image's pixel values; a file outside the root and a request without an image are 400s."""
+    import io
+
+    from data.scene_dataset import ShapeScenes
+    from data.scenes import IMAGE_MARKER
+    from zoo.cli.chat import load as load_llava
+
+    model, processor, size, prompt_format = load_llava(str(llava_dir))
+    image = ShapeScenes("test", 1, image_size=size).image(0).convert("RGB")
+    question = "what colour is the circle?"
+    ids = processor.encode_prompt(prompt_format.format(image=IMAGE_MARKER, question=question), 1)
+    tokens = zoo.generate(model.eval(), torch.tensor([ids]), 8, pixel_values=processor.pixel_values([image]),
+                          eos_id=processor.eos_id)[0, len(ids):].tolist()
+    if processor.eos_id in tokens:
+        tokens = tokens[:tokens.index(processor.eos_id) + 1]
+    png = io.BytesIO()
+    image.save(png, "PNG")
+    image.save(tmp_path / "scene.png")
+    uri = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode()
+
+    def messages(url):
+        return [{"role": "user", "content": [{"type": "text", "text": question},
+                                             {"type": "image_url", "image_url": {"url": url}}]}]
+
+    served = load("vl", str(llava_dir), ServeOptions(image_root=str(tmp_path)))
+    with serving(create_app({"vl": served})) as url:
+        reply = client(url).chat.completions.create(model="vl", messages=messages(uri), max_tokens=8, temperature=0)
+        assert reply.choices[0].message.content == processor.tokenizer.decode(tokens)
+        assert (reply.usage.prompt_tokens, reply.usage.completion_tokens) == (len(ids), len(tokens))
+        chunks = client(url).chat.completions.create(model="vl", messages=messages("scene.png"), max_tokens=8,
+                                                     temperature=0, stream=True)
+        assert "".join(c.choices[0].delta.content or "" for c in chunks) == reply.choices[0].message.content
+        status, answer, _ = post(url, "/v1/chat/completions", {"model": "vl", "messages": messages("../../etc/passwd")})
+        assert status == 400 and answer["error"]["param"] == "messages[0].content[1].image_url"
+        status, answer, _ = post(url, "/v1/chat/completions",
+                                 {"model": "vl", "messages": [{"role": "user", "content": question}]})
+        assert status == 400 and "needs an image" in answer["error"]["message"]
+
+
+def test_a_request_that_fails_answers_500_and_disturbs_no_other(server, monkeypatch):
+    """A stop check that raises (on the engine's thread) ends its request with a 500 body, a stream with an error
+    event and [DONE]; a request beside it, and the next one, get their tokens."""
+    import zoo.serving.choice_text as choice_text
+
+    url, models = server
+    original = choice_text.first_stop
+
+    def failing(text, stops):
+        if "boom" in stops:
+            raise RuntimeError("a stop check failed")
+        return original(text, stops)
+
+    monkeypatch.setattr(choice_text, "first_stop", failing)
+    want = client(url).completions.create(model="gpt", prompt="And God", max_tokens=8, temperature=0).choices[0].text
+    with ThreadPoolExecutor(3) as pool:
+        failed = pool.submit(post, url, "/v1/completions", {"model": "gpt", "prompt": "And", "stop": "boom"})
+        streamed = pool.submit(cancelled_stream, url, {"model": "gpt", "prompt": "And", "stop": "boom"}, 99)
+        beside = pool.submit(lambda: client(url).completions.create(model="gpt", prompt="And God", max_tokens=8,
+                                                                    temperature=0).choices[0].text)
+        status, answer, _ = failed.result(timeout=WAIT)
+        lines = streamed.result(timeout=WAIT)
+        assert beside.result(timeout=WAIT) == want
+    assert status == 500 and answer["error"]["type"] == "server_error"
+    assert b"error" in lines[-2] and lines[-1].strip() == b"data: [DONE]"
+    assert client(url).completions.create(model="gpt", prompt="And God", max_tokens=8,
+                                          temperature=0).choices[0].text == want
+    assert models["gpt"].engine.stats["rows_free"] == models["gpt"].engine.slots

@@ -14,7 +14,9 @@ engine goes on with the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -31,6 +33,7 @@ from zoo.serving.choice_text import ChoiceText, stop_check
 from zoo.serving.requests import Finished, InvalidRequest, RequestHandle, RequestOptions, TokenEvent
 from zoo.serving.served import Generator, Served, VisionChat, find
 
+logger = logging.getLogger("zoo.serving.http")
 DISCONNECT_POLL = 0.25  # seconds between checks that a non-streaming client is still there
 FINISH_REASONS = {"stop": "stop", "length": "length", "cancelled": "abort"}
 
@@ -240,10 +243,11 @@ async def respond(request: Request, job: Job, stream: bool):
                                  headers={"Cache-Control": "no-cache"})
     watcher = asyncio.create_task(_cancel_on_disconnect(request, handles))
     try:
-        async for prompt, event in merged(handles):
-            job.apply(prompt, event)
-            if isinstance(event, TokenEvent):
-                first()
+        async with contextlib.aclosing(merged(handles)) as events:
+            async for prompt, event in events:
+                job.apply(prompt, event)
+                if isinstance(event, TokenEvent):
+                    first()
     finally:
         watcher.cancel()
     log.update(completion_tokens=job.usage()["completion_tokens"])
@@ -271,6 +275,18 @@ async def _cancel_on_disconnect(request: Request, handles: list[RequestHandle]) 
             return
 
 
+def _chunk(job: Job, choice: ChoiceState, index: int, piece: str, reason: str | None) -> dict:
+    """A stream chunk of one choice: its new text, the logprobs of the tokens since its last chunk."""
+    entries, choice.logprobs = choice.logprobs, []
+    logprobs = job.logprobs_of(choice, entries)
+    if job.kind == "chat.completion":
+        return api.chat_chunk(job.id, job.served.name, job.created, index, {"content": piece} if piece else {},
+                              logprobs, reason, include_usage=job.include_usage)
+    return api.completion_chunk(job.id, job.served.name, job.created, {
+        "index": index, "text": piece, "logprobs": logprobs, "finish_reason": reason},
+        include_usage=job.include_usage)
+
+
 def sse(data: dict | str) -> str:
     return f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
 
@@ -278,38 +294,34 @@ def sse(data: dict | str) -> str:
 async def _stream(job: Job, handles: list[RequestHandle], first: Callable[[], None], log: dict):
     """The SSE chunks; a client that leaves cancels the stream's task, and merged() its requests."""
     chat = job.kind == "chat.completion"
-    model, usage_null = job.served.name, job.include_usage
     if chat:
         for index in range(len(job.choices)):
-            yield sse(api.chat_chunk(job.id, model, job.created, index, {"role": "assistant", "content": ""},
-                                     include_usage=usage_null))
+            yield sse(api.chat_chunk(job.id, job.served.name, job.created, index, {"role": "assistant", "content": ""},
+                                     include_usage=job.include_usage))
     failed = None
     try:
-        async for prompt, event in merged(handles):
-            choice, index, piece = job.apply(prompt, event)
-            if isinstance(event, TokenEvent):
-                first()
-            done = isinstance(event, Finished)
-            failed = failed or choice.error
-            if not piece and not done or (done and choice.error is not None):
-                continue
-            entries, choice.logprobs = choice.logprobs, []
-            reason = choice.finish_reason if done else None
-            if chat:
-                delta = {"content": piece} if piece else {}
-                yield sse(api.chat_chunk(job.id, model, job.created, index, delta, job.logprobs_of(choice, entries),
-                                         reason, include_usage=usage_null))
-            else:
-                yield sse(api.completion_chunk(job.id, model, job.created, {
-                    "index": index, "text": piece, "logprobs": job.logprobs_of(choice, entries),
-                    "finish_reason": reason}, include_usage=usage_null))
+        async with contextlib.aclosing(merged(handles)) as events:
+            async for prompt, event in events:
+                try:
+                    choice, index, piece = job.apply(prompt, event)
+                except Exception as error:  # noqa: BLE001 (this stream ends with an error event; the others go on)
+                    logger.exception("request %s failed", job.id)
+                    failed = error
+                    break
+                if isinstance(event, TokenEvent):
+                    first()
+                done = isinstance(event, Finished)
+                failed = failed or choice.error
+                if not piece and not done or (done and choice.error is not None):
+                    continue
+                yield sse(_chunk(job, choice, index, piece, choice.finish_reason if done else None))
     finally:
         log.update(completion_tokens=job.usage()["completion_tokens"])
     if failed is not None:
         yield sse(api.error_body(f"generation failed: {failed}", kind="server_error"))
     elif job.include_usage:
         chunk = api.chat_chunk if chat else api.completion_chunk
-        yield sse(chunk(job.id, model, job.created, usage=job.usage(), include_usage=True))
+        yield sse(chunk(job.id, job.served.name, job.created, usage=job.usage(), include_usage=True))
     yield sse("[DONE]")
 
 
