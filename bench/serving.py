@@ -4,8 +4,9 @@ on the same weights, streaming completions to 1, 4, 8 and 16 concurrent clients 
     result = run(ServingBench(...))       # prints progress lines
     print(report(result, config))
 
-Sides: ours (scripts/serve.py, its defaults), `transformers serve` (one request at a time: generate per request) and
-`transformers serve --continuous-batching` (its paged-attention scheduler).
+Sides: ours (scripts/serve.py --pack, a cache row per client of the largest round), `transformers serve`
+(one request at a time: generate per request; up to 4 clients) and `transformers serve --continuous-batching`
+(its paged-attention scheduler).
 
 The weights: a preset (gpt2, llama_135m; --quick gpt_tiny) with random weights as transformers'
 model (bench.references.reference_pair), saved once as a transformers directory that both servers load,
@@ -48,6 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SIDES = ("ours", "transformers serve", "transformers serve --continuous-batching")
 TARGET_CLIENTS, TARGET = 8, 3.0  # aggregate tokens/s at 8 clients over one client's
 START_TIMEOUT_S, REQUEST_TIMEOUT_S = 300, 600
+SERIAL_CLIENTS = 4  # `transformers serve` without continuous batching answers one request at a time: past this many
+                    # clients a round only queues (and takes minutes), so its rounds stop here
 EOS_WORD, UNK_WORD = "<|endoftext|>", "<unk>"
 
 
@@ -115,10 +118,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def server_command(side: str, directory: Path, name: str, port: int) -> list[str]:
-    if side == "ours":
+def server_command(side: str, directory: Path, name: str, port: int, slots: int) -> list[str]:
+    if side == "ours":  # packed (our recommended inference layout), a cache row for every client
         return [sys.executable, str(ROOT / "scripts" / "serve.py"), "--model", f"{name}={directory}",
-                "--host", "127.0.0.1", "--port", str(port)]
+                "--host", "127.0.0.1", "--port", str(port), "--pack", "--slots", str(slots), "--log-level", "warning"]
     return [sys.executable, "-c", "from transformers.cli.transformers import main; main()", "serve",
             str(directory), "--device", "cpu", "--host", "127.0.0.1", "--port", str(port),
             "--log-level", "warning", *(["--continuous-batching"] if side.endswith("--continuous-batching") else [])]
@@ -128,12 +131,12 @@ class Server:
     """A server process on a free loopback port, up once GET /v1/models answers; stopped (SIGTERM, then
     SIGKILL) on exit. Its log goes to a file, shown in the error if it dies."""
 
-    def __init__(self, side: str, directory: Path, name: str, threads: int, log: Path):
+    def __init__(self, side: str, directory: Path, name: str, threads: int, slots: int, log: Path):
         self.side, self.port, self.log = side, free_port(), log
         self.model = name if side == "ours" else str(directory)  # transformers serve names a model by its path
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "TOKENIZERS_PARALLELISM": "false"}
         with open(log, "w") as out:
-            self.process = subprocess.Popen(server_command(side, directory, name, self.port), stdout=out,
+            self.process = subprocess.Popen(server_command(side, directory, name, self.port, slots), stdout=out,
                                             stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -216,13 +219,14 @@ def run(config: ServingBench) -> dict:
             directory, vocab_size = prepare(name, work)
             texts = prompts(vocab_size, config.serving_prompt, max(config.serving_clients) * config.serving_requests,
                             seed=1)
-            rounds = {side: {c: [] for c in config.serving_clients} for side in sides}
+            rounds = {side: {c: [] for c in config.serving_clients if c <= SERIAL_CLIENTS or side != SIDES[1]}
+                      for side in sides}
             for repeat in range(config.serving_repeats):
                 for side in sides if repeat % 2 == 0 else sides[::-1]:
                     log = work / f"{side.replace(' ', '-')}.log"
-                    with Server(side, directory, name, config.threads, log) as server:
+                    with Server(side, directory, name, config.threads, max(config.serving_clients), log) as server:
                         asyncio.run(one_round(server, 1, texts[:1], config))  # warm-up, untimed
-                        for clients in config.serving_clients:
+                        for clients in rounds[side]:
                             measured = asyncio.run(one_round(server, clients, texts, config))
                             rounds[side][clients].append(measured)
                             print(f"  serving {name} {side} {clients} clients: "
