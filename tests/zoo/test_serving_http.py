@@ -469,3 +469,47 @@ def test_a_request_that_fails_answers_500_and_disturbs_no_other(server, monkeypa
     assert client(url).completions.create(model="gpt", prompt="And God", max_tokens=8,
                                           temperature=0).choices[0].text == want
     assert models["gpt"].engine.stats["rows_free"] == models["gpt"].engine.slots
+
+
+def test_packed_and_quantized_models_serve(dirs):
+    """--pack and --quantize reach the engine's model; packed fp32 weights give the same greedy text."""
+    plain = load("gpt", str(dirs["gpt"]), ServeOptions(slots=2))
+    packed = load("gpt", str(dirs["gpt"]), ServeOptions(slots=2, pack=True))
+    quantized = load("gpt", str(dirs["gpt"]), ServeOptions(slots=2, quantize="int8"))
+    with serving(create_app({"plain": plain, "packed": packed, "int8": quantized})) as url:
+        texts = {name: client(url).completions.create(model=name, prompt="And God said", max_tokens=6,
+                                                      temperature=0) for name in ("plain", "packed", "int8")}
+    assert texts["packed"].choices[0].text == texts["plain"].choices[0].text
+    assert texts["int8"].usage.completion_tokens >= 1
+    from backbones.quantized import QuantizedLinear
+
+    assert any(isinstance(m, QuantizedLinear) for m in quantized.model.modules())
+
+
+def test_a_non_streaming_client_that_leaves_frees_its_rows(server):
+    """A client that closes its connection while its (non-streamed) completion decodes: the server sees the
+    disconnect and cancels the request, long before its 200 tokens."""
+    url, models = server
+    served = models["gpt"]
+    prompt = served.tokenizer.encode("And", add_special_tokens=False)
+    assert len(alone(served, prompt, 240, {served.tokenizer.eos_id})) == 240  # alone, it would decode 239 steps
+    steps: list = []
+    served.engine.observer = steps.append
+    host, port = url.removeprefix("http://").split(":")
+    payload = json.dumps({"model": "gpt", "prompt": "And", "max_tokens": 240, "temperature": 0}).encode()
+    try:
+        with socket.create_connection((host, int(port)), timeout=WAIT) as sock:
+            sock.sendall(b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (len(payload), payload))
+            for _ in range(400):  # until it decodes
+                if any(step.kind == "decode" for step in steps):
+                    break
+                time.sleep(0.01)
+        for _ in range(400):
+            if served.engine.stats["running"] == 0:
+                break
+            time.sleep(0.05)
+    finally:
+        served.engine.observer = None
+    assert served.engine.stats["rows_free"] == served.engine.slots
+    assert 0 < sum(step.kind == "decode" for step in steps) < 239
