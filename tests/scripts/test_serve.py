@@ -89,3 +89,11 @@ def test_the_script_wraps_zoo_serve_and_refuses_a_taken_name(model_dir):
     assert load_script("serve").main is serve.main
     with pytest.raises(SystemExit, match="the name 'a' is taken"):
         serve.build(serve.parse_args(["--model", f"a={model_dir}", "--model", f"a={model_dir}"]))
+
+
+def test_a_model_no_endpoint_serves_is_refused_naming_the_families():
+    from zoo.cli.common import UsageError
+    from zoo.serving.served import ServeOptions, load
+
+    with pytest.raises(UsageError, match="holds a vit model, which no endpoint serves; expected GPT or LLaMA"):
+        load("v", "vit_tiny_patch16_224", ServeOptions())

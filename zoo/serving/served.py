@@ -35,6 +35,7 @@ from zoo.serving.requests import InvalidRequest
 
 GENERATORS = ("gpt", "llama")
 QUANTIZE = ("int8", "int4")
+OTHER_ROUTERS = ("whisper",)  # families held as plain models for a router of their own (zoo.serving.audio)
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,12 @@ def load(name: str, source: str, options: ServeOptions) -> Served:
     model = load_model(source).to(device=options.device, dtype=DTYPES[options.dtype]).eval()
     if getattr(model.config, "family", None) in GENERATORS:
         return _generator(name, source, model, options)
-    if getattr(model.config, "family", None) == "bert":
+    family = getattr(model.config, "family", None)
+    if family == "bert":
         raise UsageError(f"--model {source!r}: embeddings need a BERT directory with its tokenizer, not a preset")
+    if family not in OTHER_ROUTERS:
+        raise UsageError(f"--model {source!r} holds a {family} model, which no endpoint serves; expected GPT or "
+                         "LLaMA (completions, chat), BERT (embeddings), LLaVA (chat) or Whisper (audio)")
     return Served(name, model)
 
 
