@@ -257,6 +257,22 @@ def test_malformed_json_and_unknown_routes(server):
     assert status == 404 and "error" in answer
 
 
+def test_the_audio_routes_are_served_and_an_unknown_model_is_a_404(server):
+    """The app includes zoo.serving.audio's router: its unknown model is the same 404 model_not_found as the text
+    routes' (a multipart upload naming a model no one serves)."""
+    url, _ = server
+    boundary = "zoo-test-boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-large\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
+            f"Content-Type: audio/wav\r\n\r\nRIFF\r\n--{boundary}--\r\n").encode()
+    request = urllib.request.Request(url + "/v1/audio/transcriptions", data=body,
+                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=60)
+    error = json.loads(caught.value.read())["error"]
+    assert caught.value.code == 404 and error["code"] == "model_not_found" and error["param"] == "model"
+
+
 def test_api_key(dirs):
     models = {"gpt": load("gpt", str(dirs["gpt"]), ServeOptions(slots=2))}
     with serving(create_app(models, api_key="sk-test")) as url:

@@ -5,8 +5,8 @@
 
 Endpoints: GET /health (no key needed; 503 while draining, so a load balancer stops sending requests),
 GET /v1/models, GET /v1/models/{id}, POST /v1/completions and /v1/chat/completions (zoo.serving.text_routes),
-POST /v1/embeddings (BERT, zoo.embed), and /v1/audio/transcriptions and /v1/audio/translations where
-zoo.serving.audio exists (its `audio_router(models)`: it transcribes with the Whisper models among them).
+POST /v1/embeddings (BERT, zoo.embed), and /v1/audio/transcriptions and /v1/audio/translations
+(zoo.serving.audio's `audio_router(models)`: it transcribes with the Whisper models among them).
 
 Errors are OpenAI's body {"error": {"message", "type", "param", "code"}} on every route: InvalidRequest (from
 the engine, the schema or any router) is a 400 naming its field, an unknown model a 404 model_not_found, a full
@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import importlib
-import importlib.util
 import logging
 import math
 import threading
@@ -36,6 +34,7 @@ from starlette.exceptions import HTTPException
 
 import zoo
 from zoo.serving import openai_schema as api
+from zoo.serving.audio import audio_router
 from zoo.serving.requests import EngineClosed, InvalidRequest, QueueFull
 from zoo.serving.served import Embedder, Generator, Served, close_all, find
 from zoo.serving.text_routes import read_json, text_router
@@ -105,9 +104,7 @@ def create_app(models: dict[str, Served], *, api_key: str | None = None, shutdow
         return api.embedding_response(body.model, vectors, body.encoding_format, tokens)
 
     app.include_router(text_router(models), dependencies=[guard])
-    if importlib.util.find_spec("zoo.serving.audio") is not None:
-        audio = importlib.import_module("zoo.serving.audio")
-        app.include_router(audio.audio_router({name: s.model for name, s in models.items()}), dependencies=[guard])
+    app.include_router(audio_router({name: s.model for name, s in models.items()}), dependencies=[guard])
     return app
 
 
@@ -159,8 +156,9 @@ def _error_handlers(app: FastAPI) -> None:
         return answer(error.status, api.error_body(error.message, error.param, error.code, error.kind), error.headers)
 
     @app.exception_handler(InvalidRequest)
-    async def invalid(request, error: InvalidRequest):
-        return answer(400, api.error_body(str(error), error.param, error.code))
+    async def invalid(request, error: InvalidRequest):  # a router's unknown model is OpenAI's 404, as ours
+        return answer(404 if error.code == "model_not_found" else 400, api.error_body(str(error), error.param,
+                                                                                     error.code))
 
     @app.exception_handler(QueueFull)
     async def queue_full(request, error: QueueFull):
