@@ -15,10 +15,10 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
 (`activations`), each a kernel by the number of rows R (`kernel`; why_not says why none runs):
 
 - "int8" (the default): each activation row quantised to int8 on the fly (scale max |x| / 127), integer dot
-  products, scaled back. int8 weights: R = 1, or R x N x K <= OURS_MAX_WORK, our zoo::gemv_int8 (AVX512-VNNI,
-  else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised between its least and greatest
-  value (253 steps, the centre a whole step so that 0 is a level, as fbgemm's zero point). int4 weights,
-  and int8 in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
+  products, scaled back. int8 weights: R <= 8 (on an AMX host: R = 1, or R x N x K <= OURS_MAX_WORK), our
+  zoo::gemv_int8 (AVX512-VNNI, else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised
+  between its least and greatest value (253 steps, the centre a whole step so that 0 is a level, as fbgemm's zero
+  point). int4 weights, and int8 in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
   weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
   aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32. int4: torch's
@@ -55,9 +55,13 @@ INT4_OFFSET = 8  # a stored nibble is q + 8 (0 .. 15), as torch's int4 kernels r
 GROUP_SIZES = (32, 64, 128, 256)  # what torch's int4 CPU kernel and zoo::gemv_grouped take
 # zoo::gemv_int8's dynamic-activation mode: AVX512-VNNI's dot products where the CPU has them, else AVX2's
 INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "avx2"
-# Products of more rows than one go to ours up to this many multiply-adds (rows x N x K), torch's GEMM above: its
-# per-call cost (~35 us) loses on small products, its packed GEMM wins on big ones (2026-12-07 notes).
+# Up to 8 rows, ours beats torch._int_mm at every shape measured without AMX (AVX512-VNNI EPYC, 2 threads, quiet,
+# weight row sums kept: 1.0-5.8x over 2-8 rows of 512-3072 x 512-3072 and gpt2's 50257 x 768 head; from 16 rows
+# torch's wins, 1.2-3x; docs/notes/2026-12-07-int8-kernels.md). Where the CPU has AMX-INT8, oneDNN's GEMM runs on
+# its tiles: there products of more rows than one go to ours only up to this many multiply-adds (rows x N x K),
+# the rule measured against fbgemm before torch._int_mm replaced it (not remeasured on an AMX host).
 OURS_MAX_WORK = 2**21
+_GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
 ACTIVATIONS = ("int8", "float")
 INT4_TILE = 16  # torch's int4 CPU kernel packs outputs in tiles of 16
 
@@ -190,7 +194,8 @@ class QuantizedLinear(nn.Module):
             if self.group_size is not None and gemv.loaded():  # any rows: 8 at a time beat torch's int4 kernel
                 return "gemv_grouped", None
             if self.scheme == "int8" and self.group_size is None:
-                if ours and (rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK or compiling):
+                small = rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK
+                if ours and (small or compiling or not _GEMM_HAS_AMX):
                     return "gemv_int8", None
                 return "int_mm", None
         if self.scheme == "int8" and self.group_size is not None:

@@ -12,6 +12,7 @@ from safetensors import safe_open
 from torch import nn
 
 import zoo
+from backbones import quantized as quantized_module
 from backbones.inference import gemv, kernels, pack_for_inference
 from backbones.quantized import (
     QuantizationError,
@@ -84,7 +85,7 @@ def test_our_int8_kernel_equals_dequantize_then_matmul(mode, rows):
             assert out_bf16.dtype == torch.bfloat16
 
 
-@pytest.mark.parametrize("rows", [1, 3, 40])
+@pytest.mark.parametrize("rows", [1, 3, 8, 40])
 @pytest.mark.parametrize("activations", ["int8", "float"])
 def test_int8_layer_paths(activations, rows):
     """Whichever kernel the layer picks (ours, torch's int8 GEMM), its output is within the weight's half step plus
@@ -102,7 +103,8 @@ def test_int8_layer_paths(activations, rows):
             torch.testing.assert_close(out, x @ w.t() + layer.bias, rtol=1e-5, atol=1e-5)
             return
         assert ((out - exact).abs() <= output_bound(layer, x)).all(), kernel
-        assert kernel == ("gemv_int8" if rows == 1 and gemv.loaded() else kernel)
+        ours = gemv.loaded() and (rows == 1 or rows <= gemv.MAX_ROWS and not quantized_module._GEMM_HAS_AMX)
+        assert kernel == ("gemv_int8" if ours else "int_mm")  # up to 8 rows ours, but on AMX (OURS_MAX_WORK)
         if kernel == "int_mm":  # each row to 253 steps over its range, centred on a whole step: 0 is a level
             low, high = x.amin(1, keepdim=True), x.amax(1, keepdim=True)
             step = (high - low) / 253
