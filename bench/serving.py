@@ -267,6 +267,8 @@ def report(result: dict, config: ServingBench) -> str:
                 targets.append([name, f"**{scale:.2f}x**", f">= {TARGET:.0f}x", yes_no(scale >= TARGET)])
         parts += [f"\n#### {name}: streaming greedy completions, {config.serving_prompt} prompt tokens, "
                   f"{config.serving_new_tokens} new, {config.serving_requests} a client\n",
+                  "Each server is a process of its own, so the machine line's share of other processes counts "
+                  "them.\n",
                   table(["server", "clients", "tokens/s (all clients)", "vs 1 client", "ours / this server",
                          "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "ITL p99 ms"], rows)]
         if targets:
