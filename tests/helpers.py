@@ -166,3 +166,14 @@ def openai_twin(ours, alignment_heads: bool = False) -> torch.nn.Module:
             mask[layer, head] = True
         ref.set_alignment_heads(base64.b85encode(gzip.compress(mask.tobytes())))
     return ref.eval()
+
+
+def one_step_llava(out: Path) -> Path:
+    """A LLaVA saved by a one-step stage-1 train_multimodal run (20 scenes, a 300-token vocabulary) under `out`:
+    a model directory with its tokenizer, image processing and prompt format, in seconds. -> its model/."""
+    from zoo.cli import train_multimodal
+
+    train_multimodal.main(["--stage", "1", "--steps", "1", "--scenes", "20", "--eval-scenes", "2", "--batch-size", "8",
+                           "--vocab-size", "300", "--eval-every", "0", "--no-progress", "--threads", "1",
+                           "--out", str(out)])
+    return Path(out) / "model"

@@ -7,11 +7,8 @@ import sys
 import pytest
 import torch
 
-from tests.helpers import load_script
-from zoo.cli import (
-    chat,
-    train_multimodal,  # scripts/train_multimodal.py wraps its main
-)
+from tests.helpers import load_script, one_step_llava
+from zoo.cli import chat
 from zoo.cli.common import run
 from zoo.generation import GenerationConfig
 from zoo.llava import Llava
@@ -19,11 +16,7 @@ from zoo.llava import Llava
 
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("vl")
-    train_multimodal.main(["--stage", "1", "--steps", "1", "--scenes", "20", "--eval-scenes", "2", "--batch-size", "8",
-                           "--vocab-size", "300", "--eval-every", "0", "--no-progress", "--threads", "1",
-                           "--out", str(out)])
-    return out / "model"
+    return one_step_llava(tmp_path_factory.mktemp("vl"))
 
 
 @pytest.fixture

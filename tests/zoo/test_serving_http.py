@@ -21,7 +21,7 @@ import torch
 import zoo
 from data.text import KJV_EXTRACT
 from data.tokenization import train_bpe
-from tests.helpers import randomize
+from tests.helpers import one_step_llava, randomize
 from zoo.sentence_embedding import load_sentence_model
 from zoo.serving.app import create_app
 from zoo.serving.engine import Engine
@@ -407,13 +407,7 @@ def test_draining_refuses_new_requests_and_finishes_the_stream(dirs):
 
 @pytest.fixture(scope="module")
 def llava_dir(tmp_path_factory):
-    from zoo.cli import train_multimodal
-
-    out = tmp_path_factory.mktemp("vl")
-    train_multimodal.main(["--stage", "1", "--steps", "1", "--scenes", "20", "--eval-scenes", "2", "--batch-size", "8",
-                           "--vocab-size", "300", "--eval-every", "0", "--no-progress", "--threads", "1",
-                           "--out", str(out)])
-    return out / "model"
+    return one_step_llava(tmp_path_factory.mktemp("vl"))
 
 
 def test_llava_chat_with_an_image_equals_zoo_generate(llava_dir, tmp_path):
