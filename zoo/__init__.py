@@ -12,11 +12,13 @@ from zoo import ast, bert, clip, gpt, llama, llava, marian, vit, whisper  # noqa
 from zoo.convert import from_ct2, from_gguf, from_hf, from_timm, from_whisper, load_directory
 from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.generation.translate import translate
+from zoo.lora import add_lora, merge_lora
 from zoo.pretrained import load_pretrained, save_pretrained
 from zoo.quantize import quantize
 from zoo.registry import create_model, list_families, list_models, model_info, register_model
 from zoo.sentence_embedding import embed
 
-__all__ = ["GenerationConfig", "create_model", "embed", "from_ct2", "from_gguf", "from_hf", "from_timm", "from_whisper",
-           "generate", "list_families", "list_models", "load_directory", "load_pretrained", "model_info",
-           "pack_for_inference", "quantize", "register_model", "save_pretrained", "stream", "transcribe", "translate"]
+__all__ = ["GenerationConfig", "add_lora", "create_model", "embed", "from_ct2", "from_gguf", "from_hf", "from_timm",
+           "from_whisper", "generate", "list_families", "list_models", "load_directory", "load_pretrained",
+           "merge_lora", "model_info", "pack_for_inference", "quantize", "register_model", "save_pretrained",
+           "stream", "transcribe", "translate"]

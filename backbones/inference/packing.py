@@ -11,7 +11,8 @@ As quantisation libraries do, packing replaces modules; the blocks read no flag 
   gradients go through kernels.InferenceWeights (which kernel, which copy, and why: kernels.py);
 - every InputProjections (backbones/precision.py: attention's q/k/v, SwiGLU's gate/up) becomes a
   FusedInputProjections, which runs them as ONE product over their concatenated weights: decoding a
-  small model is bound by per-call overhead, and one GEMM costs less than three;
+  small model is bound by per-call overhead, and one GEMM costs less than three. LoRA-adapted projections
+  (backbones/lora.py) join it with their frozen weights, and each adds its low-rank term after;
 - where zoo::gemv runs here, every MultiHeadAttention left on backend "auto" is set to "zoo_cpu", our CPU
   attention kernels (attention_kernel.py); models that were not packed keep their own backends.
 
@@ -34,6 +35,7 @@ from backbones.inference import attention_kernel
 from backbones.inference import gemv as gemv_kernel
 from backbones.inference.kernels import FusedWeights, InferenceWeights, few_rows
 from backbones.inference.torch_private import module_parameters
+from backbones.lora import LoRALinear
 from backbones.modules import replace_module
 from backbones.precision import InputProjections
 
@@ -69,11 +71,15 @@ class FusedInputProjections(InputProjections):
         """x (..., K) -> one (..., N_i) output per layer."""
         if (torch.is_grad_enabled() or torch.compiler.is_compiling()
                 or not all(type(layer) in _FUSABLE for layer in layers)):
-            return super().forward(x, layers)  # quantised or adapted layers run their own forward
-        return self.fused(x, layers).split([layer.out_features for layer in layers], dim=-1)
+            return super().forward(x, layers)  # quantised layers run their own forward
+        outs = self.fused(x, layers).split([layer.out_features for layer in layers], dim=-1)
+        # Adapted projections (LoRA): their frozen weights join the fused product, their low-rank terms are added
+        # one by one (each has its own rank and scaling).
+        return tuple(out + layer.lora_delta(x).to(out.dtype) if type(layer) is LoRALinear else out
+                     for out, layer in zip(outs, layers))
 
 
-_FUSABLE = (nn.Linear, PackedLinear)  # what FusedWeights concatenates: weight and bias as they are
+_FUSABLE = (nn.Linear, PackedLinear, LoRALinear)  # what FusedWeights concatenates: weight and bias as they are
 _PACKING_STATE = ("inference", "fused")  # what packing adds to a module's __dict__
 
 
