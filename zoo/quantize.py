@@ -32,6 +32,7 @@ import torch
 from torch import nn
 
 from backbones.inference import gemv
+from backbones.lora import LowRankAdapter
 from backbones.modules import replace_module
 from backbones.quantized import (
     QuantizationError,
@@ -61,6 +62,10 @@ def quantize(model: nn.Module, scheme: str = "int8", *, group_size: int | None =
     activations = check_activations("int8" if activations is None else activations)
     if not isinstance(model, nn.Module):
         raise TypeError(f"zoo.quantize expects an nn.Module, got {type(model).__name__}")
+    adapted = [name for name, m in model.named_modules() if isinstance(m, LowRankAdapter)]
+    if adapted:
+        raise QuantizationError(f"the model has LoRA adapters ({adapted[0]!r}, ...): quantise the base before "
+                                "zoo.add_lora (QLoRA), or zoo.merge_lora first to quantise the merged weights")
     existing = quantization_config(model)
     if existing is not None:
         raise QuantizationError(f"the model is already quantised ({existing['scheme']}); quantise the full-precision "
