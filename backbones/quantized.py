@@ -302,6 +302,31 @@ class QuantizedLinear(nn.Module):
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_copies": {}}  # kernel layouts are remade, never pickled
 
+def same_quantization(layers) -> bool:
+    """Whether quantised layers store their weights alike (scheme, group size, activations, inputs): what
+    concatenate_outputs needs."""
+    return len({(m.scheme, m.group_size, m.activations, m.in_features, m.qweight.device) for m in layers}) == 1
+
+
+def concatenate_outputs(layers) -> QuantizedLinear:
+    """One QuantizedLinear whose outputs are `layers`' side by side (attention's q, k and v as one product): their
+    integers, scales and biases concatenated along the outputs (a missing bias as zeros). The layers must be
+    same_quantization."""
+    if not same_quantization(layers):
+        raise QuantizationError("only layers of one scheme, group size, activations and input width concatenate")
+    first = layers[0]
+    has_bias = any(m.bias is not None for m in layers)
+    fused = QuantizedLinear(first.in_features, sum(m.out_features for m in layers), has_bias, first.scheme,
+                            first.group_size, device=first.qweight.device, activations=first.activations)
+    fused.qweight = torch.cat([m.qweight for m in layers])
+    fused.scales = torch.cat([m.scales for m in layers])
+    if has_bias:
+        fused.bias = nn.Parameter(torch.cat([m.bias.detach().float() if m.bias is not None
+                                             else torch.zeros(m.out_features, device=m.qweight.device)
+                                             for m in layers]), requires_grad=False)
+    return fused
+
+
 class QuantizedEmbedding(nn.Module):
     """nn.Embedding with its table stored as QuantizedLinear stores a weight (a row a token: int8 with a scale a row,
     or in groups along the width; int4 in groups), looked up as rows of integers and dequantised, in the scales'

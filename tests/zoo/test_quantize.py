@@ -477,3 +477,29 @@ def test_bad_input_is_named():
     assert type(model.transformer.blocks[0].attn.q_proj) is nn.Linear
     with pytest.raises(QuantizationError, match="already quantised"):
         zoo.quantize(model, "int8")
+
+
+@pytest.mark.parametrize("name", ["gpt_tiny", "llama_tiny"])
+@pytest.mark.parametrize("scheme", ["int8", "int4"])
+def test_packing_runs_quantized_input_projections_as_one_product(name, scheme, monkeypatch):
+    """A packed quantised model runs q/k/v (and SwiGLU's gate/up) as one QuantizedLinear over their concatenated
+    integers: the same outputs exactly (each output row is its own sum), one kernel call instead of several; a LoRA
+    adapter on one of them adds its own term."""
+    model = zoo.quantize(randomize(zoo.create_model(name), std=0.1), scheme)
+    inputs = model.example_inputs()
+    calls = []
+    forward = QuantizedLinear.forward
+    monkeypatch.setattr(QuantizedLinear, "forward", lambda self, x: calls.append(self.out_features) or forward(self, x))
+    with torch.no_grad():
+        reference = model(**inputs)
+        separate = len(calls)
+        calls.clear()
+        packed = pack_for_inference(model)
+        torch.testing.assert_close(packed(**inputs), reference, rtol=0, atol=0)
+        fused_width = sum(getattr(packed.transformer.blocks[0].attn, p).out_features for p in ("q_proj", "k_proj",
+                                                                                                "v_proj"))
+        assert fused_width in calls and len(calls) < separate
+        zoo.add_lora(pack_for_inference(packed, enabled=False), r=2, target_modules="transformer.blocks.0.attn.k_proj")
+        packed.transformer.blocks[0].attn.k_proj.lora_B.normal_()
+        adapted = packed(**inputs)
+        torch.testing.assert_close(pack_for_inference(packed)(**inputs), adapted, rtol=1e-5, atol=1e-5)
