@@ -68,7 +68,8 @@ from zoo.io import loading
 from zoo.llava import Llava
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
-from zoo.training.cli import add_training_arguments, reusable_for, start_run
+from zoo.training.cli import add_training_arguments, reusable_for, start_run, with_lora
+from zoo.training.lora import load_trained, save_model
 from zoo.training.provenance import remake
 from zoo.training.tasks import held_out_loss
 
@@ -76,6 +77,8 @@ SPLITS = ("val", "phrasing", "test")  # unseen layouts; + held-out phrasings; + 
 PROMPTS = {"question-first": PROMPT_FORMAT, "image-first": "{image}\n{question}\nanswer:",
            "question-twice": "{question}\n{image}\n{question}\nanswer:"}
 MIN_DRAW = 48  # scenes are drawn at least this large, then resized to the tower's size (a small ViT's 8 px)
+# --lora's default targets: the language model's attention (the tower stays frozen, the projector trains in full)
+LANGUAGE_MODEL_ATTENTION = [f"language_model.*.attn.{proj}" for proj in ("q_proj", "k_proj", "v_proj", "o_proj")]
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -144,7 +147,7 @@ def tower_from_vit(config, vit_dir: str) -> tuple[Llava, dict]:
     """A LLaVA of `config` whose tower is the ViT in vit_dir (its blocks up to the feature layer), and the
     pixel preprocessing that ViT was trained with (RGB: a grey ViT's patch projection is repeated / 3)."""
     with loading(f"--vit {vit_dir}"):
-        vit = zoo.load_directory(vit_dir)
+        vit = load_trained(vit_dir, merge=True)
     if vit.config.family != "vit":
         raise SystemExit(f"--tower {vit_dir} is a {vit.config.family} model; expected a ViT (train_vision.py)")
     vision = ClipVisionConfig.from_vit(vit.config, num_classes=0, in_chans=3, vision_feature_layer=-1)
@@ -166,7 +169,7 @@ def build(args, out: Path) -> tuple[Llava, Tokenizer, dict]:
     if args.init:
         directory = model_dir(args.init)
         with loading(f"--init {args.init}"):
-            model = zoo.load_pretrained(directory)
+            model = load_trained(directory, merge=True)
         return model, load_tokenizer(directory), load_preprocess_config(directory, model.config.vision)
     if zoo.model_info(args.model)["family"] != "llava":
         raise SystemExit(f"--model {args.model} is not a LLaVA preset (zoo.list_models('llava*'))")
@@ -338,6 +341,8 @@ def train_stage(args, out: Path, config, ctx) -> dict:
     """Build, train and score this stage's LLaVA; its summary (rank 0; {} on the others)."""
     model, tokenizer, pre = build(args, out)
     freeze(model, args.stage)
+    model = with_lora(args, model, out, base=model_dir(args.init) if args.init else None,
+                      modules_to_save=["projector"], default_targets=LANGUAGE_MODEL_ATTENTION)
     transform = clip_transform(pre["size"], mean=pre["mean"], std=pre["std"], interpolation=pre["interpolation"])
     processor = LlavaProcessor(tokenizer, model.config.image_token_id, model.num_image_tokens, transform)
     mode = "caption" if args.stage == 1 else "qa"
@@ -371,7 +376,7 @@ def train_stage(args, out: Path, config, ctx) -> dict:
                "steps": result.step, "train_loss": result.train_loss, "wall_s": result.wall_time,
                "train_items": len(train_set)}
     summary.update(evaluate_held_out(model, args, held_out, processor, collate, out))
-    model.save_pretrained(out / "model")
+    save_model(model, out / "model")
     tokenizer.save(out / "model")
     save_preprocess_config(pre, out / "model")
     save_prompt_format(args.prompt_format, out / "model")

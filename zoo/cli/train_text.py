@@ -31,7 +31,8 @@ from zoo.cli.common import UsageError, parser
 from zoo.generation import generate
 from zoo.io import loading
 from zoo.training import TrainConfig, is_main_process, make_eval_fn, train
-from zoo.training.cli import add_training_arguments, reusable_for, start_run
+from zoo.training.cli import add_training_arguments, reusable_for, start_run, with_lora
+from zoo.training.lora import load_trained, save_model
 from zoo.training.provenance import remake
 from zoo.training.tasks import (
     causal_lm_loss,
@@ -82,10 +83,10 @@ def get_tokenizer(args, out: Path, kind: str, texts_for_training, data) -> Token
 
 
 def build_model(args, **config):
-    """A fresh preset, or --init: our save_pretrained directory or an HF one."""
+    """A fresh preset, or --init: our save_pretrained directory, an HF one or a LoRA run's (merged)."""
     if args.init:
         with loading(f"--init {args.init}"):
-            return zoo.load_directory(args.init)
+            return load_trained(args.init, merge=True)
     if args.dropout is not None:
         config["dropout"] = args.dropout
     return zoo.create_model(args.model, **config)
@@ -147,6 +148,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
         raise SystemExit(f"--block-size {block} exceeds {args.model}'s {model.max_positions} positions")
     if args.sample:
         check_sample(args, tokenizer, model)
+    model = with_lora(args, model, out, base=args.init)
     try:
         train_set, val_set = train_val_split(path, block, val_fraction=0.1)
     except ValueError as error:  # fewer tokens than a block in either part
@@ -176,7 +178,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     print(f"held-out loss {held_out:.4f} (a uniform guess over the {tokenizer.vocab_size}-token vocabulary: "
           f"{math.log(tokenizer.vocab_size):.4f}), perplexity {math.exp(held_out):.2f}; "
           f"{result.step} steps in {result.wall_time:.0f} s")
-    model.save_pretrained(out / "model")
+    save_model(model, out / "model")
     tokenizer.save(out / "model")
     if task == "clm" and args.sample:
         prompt = torch.tensor([tokenizer.encode(args.prompt, add_special_tokens=False)])
@@ -221,6 +223,7 @@ def classification(args, config: TrainConfig, out: Path, ctx):
     model = build_model(args, vocab_size=tokenizer.vocab_size, head="classifier", num_classes=len(split.labels))
     if args.init:
         model.reset_head(len(split.labels))
+    model = with_lora(args, model, out, base=args.init, new_head=len(split.labels))
     collate = ClassificationCollator(tokenizer.pad_id, max_length=args.block_size, sep_id=tokenizer.sep_id)
     rank, world = ctx.rank, ctx.world_size
     stream = BatchStream(train_set, args.batch_size, collate_fn=collate, seed=args.seed, rank=rank, world_size=world)
@@ -239,7 +242,7 @@ def classification(args, config: TrainConfig, out: Path, ctx):
     chance = max(torch.bincount(torch.tensor([y for _, y in test_set])).tolist()) / len(test_set)
     print(f"test accuracy {final['acc']:.3f} (majority class {chance:.3f}), loss {final['loss']:.4f}")
     plot_confusion(final["confusion"], split.labels, out / "confusion.png")
-    model.save_pretrained(out / "model")
+    save_model(model, out / "model")
     tokenizer.save(out / "model")
     (out / "summary.json").write_text(json.dumps(
         {"model": args.model, "task": "cls", "steps": result.step, "test_acc": final["acc"],

@@ -52,7 +52,8 @@ from zoo.cli.common import UsageError, parser
 from zoo.convert.hf_marian import to_transformers
 from zoo.training import average_checkpoints, is_main_process, last_checkpoints, paper_peak_lr, train
 from zoo.training.batches import autocast_for
-from zoo.training.cli import add_training_arguments, reusable_for, start_run
+from zoo.training.cli import add_training_arguments, exportable, reusable_for, start_run, with_lora
+from zoo.training.lora import load_checkpoint_state, save_model
 from zoo.training.provenance import fingerprint, remake
 from zoo.training.translation import encode_pairs, evaluate_translation, label_smoothed_loss, spread
 
@@ -203,7 +204,7 @@ def train_translation(args, out: Path, config, ctx) -> dict:
     """Make the vocabulary, train, and (rank 0) average, score and save; the summary ({} on other ranks)."""
     pairs = {split: read_pairs(args.data, split, args.source, args.target) for split in SPLITS}
     tokenizer = shared_vocabulary(args, out, pairs["train"], ctx)
-    model = build_model(args, tokenizer)
+    model = with_lora(args, build_model(args, tokenizer), out)
     stream, dropped = training_stream(args, tokenizer, model, pairs["train"], ctx)
     held_out = spread(pairs["valid"], args.eval_limit)
 
@@ -248,7 +249,7 @@ def average_last(model, out: Path, k: int) -> list[str]:
             break
         except ValueError:
             continue
-    model.load_state_dict(average_checkpoints(paths))
+    load_checkpoint_state(model, average_checkpoints(paths), f"the mean of {len(paths)} checkpoints")
     short = f" (--average {k}: the run saved only {len(paths)})" if len(paths) < k else ""
     print(f"the final model: the mean of {', '.join(p.name for p in paths)}{short}")
     return [p.name for p in paths]
@@ -284,10 +285,13 @@ def curve(history: list[dict], minutes: tuple[float, ...]) -> list[dict]:
 
 
 def save(args, model, tokenizer: MarianSentencePiece, out: Path) -> None:
-    """model/ (ours, tokenizer beside) and model-hf/ (transformers' MarianMTModel with the same generation
-    defaults as the evaluation, and the MarianTokenizer files)."""
-    model.save_pretrained(out / "model")
-    hf = to_transformers(model)
+    """model/ (ours, or a --lora run's adapter; tokenizer beside) and model-hf/ (transformers' MarianMTModel, a
+    --lora run's merged, with the same generation defaults as the evaluation, and the MarianTokenizer files)."""
+    save_model(model, out / "model")
+    plain = exportable(args, model, "model-hf")
+    if plain is None:
+        return
+    hf = to_transformers(plain)
     hf.generation_config.update(num_beams=args.beam_size, length_penalty=args.length_penalty,
                                 max_length=model.config.max_positions, bad_words_ids=[[tokenizer.pad_id]])
     hf.save_pretrained(out / "model-hf")

@@ -35,7 +35,8 @@ from data.loader import BatchStream, iterate_once
 from zoo.cli.common import parser
 from zoo.io import loading
 from zoo.training import is_main_process, train
-from zoo.training.cli import add_training_arguments, start_run
+from zoo.training.cli import add_training_arguments, start_run, with_lora
+from zoo.training.lora import load_trained, save_model
 from zoo.training.tasks import classification_loss, evaluate_classifier, plot_confusion
 
 
@@ -66,7 +67,7 @@ def build_model(args):
         if args.dropout is not None:
             raise SystemExit("--dropout overrides a preset's dropout; with --init the saved config's dropout is used")
         with loading(f"--init {args.init}"):
-            model = zoo.load_directory(args.init)
+            model = load_trained(args.init, merge=True)
         if model.config.family != "vit":
             raise SystemExit(f"--init {args.init} is a {model.config.family} model; train_vision.py trains ViTs")
         return model, load_preprocess_config(args.init, model.config)
@@ -98,6 +99,7 @@ def train_classifier(args, out, config, ctx) -> dict:
                         test_fraction=args.test_fraction)
     if args.init or model.config.num_classes != len(split.classes):
         model.reset_head(len(split.classes))  # a new classifier for this dataset's classes
+    model = with_lora(args, model, out, base=args.init, new_head=len(split.classes))
     augment = augmentation(args, split.augment)
     train_set = ImageDataset(split.train_images, split.train_labels, train_transform(pre, augment))
     test_set = ImageDataset(split.test_images, split.test_labels, eval_transform(pre))
@@ -121,7 +123,7 @@ def train_classifier(args, out, config, ctx) -> dict:
     print(f"test top-1 accuracy {final['acc']:.1%} on {len(test_set)} held-out images (loss {final['loss']:.4f}); "
           f"{result.step} steps in {result.wall_time:.0f} s")
     plot_confusion(final["confusion"], split.classes, out / "confusion.png")
-    model.save_pretrained(out / "model")
+    save_model(model, out / "model")
     save_preprocess_config(pre, out / "model")
     summary = {"model": args.init or args.model, "data": args.data, "steps": result.step,
                "batch_size": args.batch_size, "train_loss": result.train_loss, "test_acc": final["acc"],

@@ -3,7 +3,8 @@
 A checkpoint (written atomically through zoo.io) holds model, optimizer,
 scheduler, scaler, step, per-rank RNG states (as weights_only-loadable plain
 types) and data stream positions; the engine (zoo/training/engine.py) decides
-when to write one. The metrics log is JSON lines that a resumed run truncates
+when to write one. A LoRA run's holds its trained tensors only, and its base's
+identity (zoo/training/lora.py), which a resume checks. The metrics log is JSON lines that a resumed run truncates
 back to its checkpoint, and `plot_losses` draws it.
 """
 from __future__ import annotations
@@ -29,11 +30,11 @@ from zoo.io import (
     atomic_torch_save,
     atomic_write,
     atomic_write_text,
-    check_state_dict,
     load_torch_checkpoint,
 )
 from zoo.training.config import TrainConfig
 from zoo.training.distributed import DistContext
+from zoo.training.lora import check_base, checkpoint_state, load_checkpoint_state
 
 TRAINING_FORMAT = "zoo.training/1"
 
@@ -99,10 +100,11 @@ def save_training_state(
 ) -> None:
     """Atomically write a training checkpoint; `data` and `rng` hold one entry per rank.
 
-    `extra` (config, elapsed, ...) must be plain types, like everything else here.
+    `extra` (config, elapsed, ...) must be plain types, like everything else here. Of a LoRA model, the trained
+    tensors alone are kept (zoo/training/lora.py's checkpoint_state).
     """
     atomic_torch_save({**loop_state(step=step, scheduler=scheduler, scaler=scaler, data=data, rng=rng, **extra),
-                       "model": model.state_dict(), "model_config": _model_config(model),
+                       "model": checkpoint_state(model), "model_config": _model_config(model),
                        "optimizer": optimizer.state_dict()}, path)
 
 
@@ -146,13 +148,13 @@ def restore_training_state(
     and RNG are only restored when the checkpoint has the same world size (the
     caller should warn and reseed otherwise). Raises CorruptCheckpointError for
     unreadable or foreign files and CheckpointMismatchError (listing keys and
-    shapes) for another model's checkpoint.
+    shapes) for another model's checkpoint, or a LoRA run's over another base.
     """
     ckpt = load_torch_checkpoint(path)
     check_format(ckpt, path)
     check_model_kind(ckpt, model, path)
-    check_state_dict(model, ckpt["model"], path)
-    model.load_state_dict(ckpt["model"])
+    check_base(ckpt, model, path)
+    load_checkpoint_state(model, ckpt["model"], path)
     try:
         optimizer.load_state_dict(ckpt["optimizer"])
     except (ValueError, KeyError) as error:

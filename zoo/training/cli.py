@@ -1,23 +1,28 @@
 """Command-line options every training script shares, the TrainConfig they become, and the start of a run.
 
 Scripts stay thin: each adds its own data/model options, calls `add_training_arguments` with its defaults,
-then trains inside `with start_run(args) as (out, config, ctx):`. A value out of range, or an --out that
-cannot be this run's, is a UsageError: one line naming the option, what it got and what it expects.
+then trains inside `with start_run(args) as (out, config, ctx):`, its model through `with_lora` (--lora) and
+saved by zoo/training/lora.py's save_model. A value out of range, or an --out that cannot be this run's, is a
+UsageError: one line naming the option, what it got and what it expects.
 """
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import torch
+from torch import nn
 
+from backbones.lora import LoRAError
+from backbones.quantized import QuantizationError
 from zoo.cli.common import UsageError
 from zoo.cli.outputs import output_dir
 from zoo.training.config import ConfigValueError, TrainConfig
 from zoo.training.distributed import DistContext, distributed_context, is_main_process
+from zoo.training.lora import LoRAConfig, merged_copy, prepare_lora
 from zoo.training.provenance import reusable
 from zoo.training.run_dir import RunDirError, clear_earlier_run, earlier_run, hold
 
@@ -72,6 +77,17 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
                    help="under torchrun: shard parameters, gradients and optimizer state (FSDP2) instead of DDP")
     g.add_argument("--keep-last", type=int, default=1, metavar="K",
                    help="checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)")
+    lora = p.add_argument_group("LoRA (zoo/training/lora.py): train low-rank adapters over the frozen model")
+    lora.add_argument("--lora", type=int, metavar="R",
+                      help="adapters of rank R on --lora-targets; only they (and a new head) train, checkpoints hold "
+                           "only them, and model/ holds them in peft's format beside a reference to the base")
+    lora.add_argument("--lora-alpha", type=float, metavar="A", help="the adapters' scale is A / R (default: 2 R)")
+    lora.add_argument("--lora-dropout", type=float, default=0.0, metavar="P", help="dropout on the adapters' input")
+    lora.add_argument("--lora-targets", nargs="+", metavar="PATTERN",
+                      help="the Linear layers adapted: globs over module names, or their last parts (q_proj "
+                           "fc1); default: attention's q_proj k_proj v_proj o_proj (a LLaVA: its language model's)")
+    lora.add_argument("--lora-base-quantize", choices=["int8", "int4"],
+                      help="QLoRA: quantise the frozen Linear layers (zoo.quantize) before adding the adapters")
 
 
 # The option (its argparse dest) of each TrainConfig field a ConfigValueError may name, where they differ.
@@ -92,12 +108,62 @@ def check_arguments(args: argparse.Namespace) -> None:
         "time_budget": (args.time_budget >= 0, "minutes >= 0 (0: off)"),
         "eval_at_minutes": (all(m > 0 for m in given("eval_at_minutes") or ()), "minutes > 0"),
         "threads": (given("threads") is None or args.threads >= 1, "an integer >= 1"),
+        "lora": (given("lora") is None or args.lora >= 1, "a rank >= 1"),
+        "lora_alpha": (given("lora_alpha") is None or args.lora_alpha > 0, "a positive float"),
+        "lora_dropout": (0 <= (given("lora_dropout") or 0.0) < 1, "a float in [0, 1)"),
     }
     for dest, (ok, expected) in checks.items():
         if not ok:
             raise UsageError(f"--{dest.replace('_', '-')} {_shown(getattr(args, dest))}: expected {expected}")
     if args.resume and args.overwrite:
         raise UsageError("--resume and --overwrite: expected one of them (continue the run in --out, or replace it)")
+    if given("lora") is None:
+        lora_options = [f"--{dest.replace('_', '-')}" for dest in ("lora_alpha", "lora_targets", "lora_base_quantize")
+                        if given(dest) is not None] + (["--lora-dropout"] if given("lora_dropout") else [])
+        if lora_options:
+            raise UsageError(f"{' '.join(lora_options)} without --lora: expected --lora R (the adapters' rank) too")
+
+
+def with_lora(args: argparse.Namespace, model: nn.Module, out: str | Path, *, base: str | Path | None = None,
+              modules_to_save: Sequence[str] = (), new_head: int | None = None,
+              default_targets: Sequence[str] | None = None) -> nn.Module:
+    """With --lora: `model` prepared for a LoRA run (zoo/training/lora.py's prepare_lora: base, modules_to_save,
+    new_head and default_targets as there; its fresh base written to out/model/base), the trained share said
+    (rank 0); a target or quantisation it cannot make is a UsageError. Without: `model` as it is."""
+    lora = lora_config(args)
+    if lora is None:
+        return model
+    try:
+        prepare_lora(model, lora, base, Path(out) / "model", modules_to_save=modules_to_save, new_head=new_head,
+                     default_targets=default_targets)
+    except (LoRAError, QuantizationError) as error:
+        raise UsageError(f"--lora {args.lora}: {error}") from None
+    if is_main_process():
+        trained = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        total = sum(p.numel() for p in model.parameters())
+        print(f"LoRA rank {lora.r}, alpha {lora.alpha:g}{', base ' + lora.base_quantize if lora.base_quantize else ''}"
+              f": {trained / 1e6:.3f}M of {total / 1e6:.2f}M parameters train"
+              f"{' (with ' + ', '.join(modules_to_save or ['head']) + ')' if modules_to_save or new_head else ''}")
+    return model
+
+
+def exportable(args: argparse.Namespace, model: nn.Module, what: str) -> nn.Module | None:
+    """The model an exporter to another library's format takes (`what` names it): a LoRA run's merged copy; None
+    (said in a line) where its base is quantised, which those formats do not hold."""
+    if getattr(args, "lora_base_quantize", None):
+        print(f"{what}: not written (a quantised base, --lora-base-quantize {args.lora_base_quantize}); model/ holds "
+              "the adapter")
+        return None
+    return merged_copy(model)
+
+
+def lora_config(args: argparse.Namespace) -> LoRAConfig | None:
+    """The adapters --lora asks for (zoo/training/lora.py), or None: every weight trains."""
+    if getattr(args, "lora", None) is None:
+        return None
+    alpha = args.lora_alpha if args.lora_alpha is not None else 2.0 * args.lora
+    targets = tuple(args.lora_targets) if args.lora_targets else None
+    return LoRAConfig(args.lora, alpha, args.lora_dropout, targets, args.lora_base_quantize)
 
 
 def train_config(args: argparse.Namespace) -> TrainConfig:

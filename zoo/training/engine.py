@@ -12,8 +12,9 @@ optionally torch.compile around the training forward/backward (`compile=True`).
 Parameter groups and the schedule live in schedule.py, the process-group
 plumbing in distributed.py, the options in config.py (all in zoo/training/).
 
-Resumable exactly: the checkpoint (format in checkpoint.py) holds model,
-optimizer, scheduler, scaler, step, every RNG and the data position, per rank,
+Resumable exactly: the checkpoint (format in checkpoint.py) holds model (a LoRA
+run's trained tensors and its base's identity: lora.py), optimizer, scheduler,
+scaler, step, every RNG and the data position, per rank,
 so a run killed after step k and resumed gives bit-for-bit the losses of one
 that never stopped (same device; the tests check it). Evaluation runs with the
 RNG saved and restored around it, so eval frequency cannot change training.
@@ -88,6 +89,7 @@ from zoo.training.checkpoint import (
 from zoo.training.config import TrainConfig, TrainResult
 from zoo.training.distributed import gather_to_main, is_main_process, max_over_ranks, mean_over_ranks, resolve_device
 from zoo.training.interrupt import StopSignals, TrainingInterrupted, agreed_signal
+from zoo.training.lora import base_record
 from zoo.training.run_dir import (
     CHECKPOINT_NAME,
     METRICS_NAME,
@@ -316,7 +318,8 @@ class _Run:
         data_states = gather_to_main(state_fn() if callable(state_fn) else None, self.ctx)
         rng_states = gather_to_main(rng_state(), self.ctx)
         state = dict(step=self.step, scheduler=self.scheduler, scaler=self.scaler, data=data_states, rng=rng_states,
-                     elapsed=self.elapsed(), config=self.config.to_dict()) if self.ctx.is_main else {}
+                     elapsed=self.elapsed(), config=self.config.to_dict(), **base_record(self.raw)
+                     ) if self.ctx.is_main else {}
         kept = keep_previous(self.ckpt_path, self.saved_step, self.config.keep_last, self.fsdp, self.ctx.is_main)
         try:
             if self.fsdp:

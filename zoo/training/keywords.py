@@ -11,7 +11,8 @@ import zoo
 from data.audio_tasks import KeywordSet, SpecAugment, keyword_classes, select
 from data.loader import iterate_once
 from zoo.training import is_main_process, train
-from zoo.training.cli import train_config
+from zoo.training.cli import train_config, with_lora
+from zoo.training.lora import save_model
 from zoo.training.speech_runs import SPLIT_NAMES, batch_stream, model_overrides
 from zoo.training.tasks import classification_loss, evaluate_classifier, plot_confusion
 
@@ -22,6 +23,7 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
     classes = keyword_classes(rows)
     model = zoo.create_model(args.model, **model_overrides(args))
     model.reset_head(len(classes))
+    model = with_lora(args, model, args.out, new_head=len(classes))
     frames = model.config.max_length
     augment = SpecAugment() if args.spec_augment else None
     sets = {split: KeywordSet(select(rows, split), args.data, classes, frames, spec_augment=augment if split == "train"
@@ -52,7 +54,7 @@ def run_keywords(args, rows: list[dict], ctx) -> dict:
         print(f"{split} accuracy {final['acc']:.4f} on {len(sets[split])} clips "
               f"({SPLIT_NAMES[split]}; {sets[split].dropped} rows "
               "of classes not trained dropped)")
-    model.save_pretrained(out / "model")
+    save_model(model, out / "model")
     (out / "model" / "labels.json").write_text(json.dumps({"labels": classes, "features": "ast",
                                                           "max_length": frames}, indent=1) + "\n")
     return summary

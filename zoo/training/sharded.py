@@ -3,6 +3,11 @@ whole model wrapped with torch.distributed.fsdp.fully_shard, so each rank holds 
 parameters, gradients and optimizer state; sharded checkpoints through torch.distributed.checkpoint (DCP);
 and, at the end, the plain model (every parameter whole, on the CPU) that save_pretrained writes.
 
+A LoRA run (zoo/training/lora.py) shards as any other: fully_shard (FSDP2) takes frozen and trained parameters in
+the same Block's group (FSDP1 wanted use_orig_params=True for that), all-gathers both for the forward and
+reduce-scatters the gradients of the trained ones; its sharded checkpoint holds the trained parameters and their
+optimizer state only, and the gathered plain model gets the same adapters back (lora.adapt_like).
+
 A sharded checkpoint is a directory, `checkpoint.dcp/`: DCP's shard files (every rank writes its own) and
 training_state.pt (step, schedule, scaler, data positions and RNG per rank, config), written by rank 0. It
 is written as `checkpoint.dcp.tmp/` and renamed into place when every rank has finished, so a crash
@@ -31,6 +36,7 @@ from torch.distributed.fsdp import FSDPModule, fully_shard
 from backbones.block import Block
 from zoo.io import CorruptCheckpointError, atomic_torch_save, load_torch_checkpoint
 from zoo.training.distributed import DistContext
+from zoo.training.lora import adapt_like, base_reference, check_base, trained_keys
 
 SHARDED_NAME = "checkpoint.dcp"
 STATE_NAME = "training_state.pt"
@@ -63,7 +69,7 @@ def save_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optim
     dist.barrier()
     error: BaseException | None = None
     try:
-        model_state, optim_state = get_state_dict(model, optimizer)
+        model_state, optim_state = state_dicts(model, optimizer)
         with warnings.catch_warnings():  # DCP's own use of the deprecated TypedStorage
             warnings.filterwarnings("ignore", message="TypedStorage is deprecated")
             dcp.save({"model": model_state, "optimizer": optim_state}, checkpoint_id=str(tmp))
@@ -103,21 +109,35 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(error).__name__
 
 
+def state_dicts(model: nn.Module, optimizer: torch.optim.Optimizer) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The model's and optimizer's sharded state dicts; of a LoRA model (zoo/training/lora.py), its trained
+    parameters alone (torch's ignore_frozen_params keeps a frozen head tied to a frozen table: filtered here)."""
+    if base_reference(model) is None:
+        return get_state_dict(model, optimizer)
+    model_state, optim_state = get_state_dict(model, optimizer, options=StateDictOptions(ignore_frozen_params=True))
+    trained = trained_keys(model)
+    return {name: value for name, value in model_state.items() if name in trained}, optim_state
+
+
 def load_sharded(directory: Path, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any]:
-    """Read the model's and optimizer's shards back (every rank its own) and return the training state."""
+    """Read the model's and optimizer's shards back (every rank its own) and return the training state. A LoRA
+    checkpoint over another base than the model's is a CheckpointMismatchError (lora.check_base)."""
     state_path = directory / STATE_NAME
     if not state_path.is_file():
         raise CorruptCheckpointError(f"{str(directory)!r} is not a whole sharded checkpoint: {STATE_NAME} is "
                                      "missing (written last, so the write never finished)")
     state = load_torch_checkpoint(state_path)
-    model_state, optim_state = get_state_dict(model, optimizer)
+    check_base(state, model, directory)
+    model_state, optim_state = state_dicts(model, optimizer)
     loaded = {"model": model_state, "optimizer": optim_state}
     try:
         dcp.load(loaded, checkpoint_id=str(directory))
     except Exception as error:  # DCP names the missing or mismatched key
         raise CorruptCheckpointError(f"cannot load the sharded checkpoint {str(directory)!r} into this model: "
                                      f"{str(error).splitlines()[0][:300]}") from error
-    set_state_dict(model, optimizer, model_state_dict=loaded["model"], optim_state_dict=loaded["optimizer"])
+    partial = StateDictOptions(strict=base_reference(model) is None)  # a LoRA model: its trained part
+    set_state_dict(model, optimizer, model_state_dict=loaded["model"], optim_state_dict=loaded["optimizer"],
+                   options=partial)
     return state
 
 
@@ -141,9 +161,10 @@ def can_rebuild(model: nn.Module) -> bool:
 
 
 def rebuild(model: nn.Module) -> nn.Module:
-    """A new model of `model`'s structure (fresh weights): from its config, or its own unsharded_copy()."""
+    """A new model of `model`'s structure (fresh weights): from its config, or its own unsharded_copy(); with the
+    quantised layers and LoRA adapters `model` has (lora.adapt_like)."""
     if callable(getattr(model, "unsharded_copy", None)):
-        return model.unsharded_copy()
+        return adapt_like(model.unsharded_copy(), model)
     from zoo.registry import build_model
 
     config = getattr(model, "config", None)
@@ -153,4 +174,4 @@ def rebuild(model: nn.Module) -> nn.Module:
     plain = build_model(config)
     if getattr(model, "tokenizer", None) is not None:  # families whose models carry their tokenizer
         plain.tokenizer = model.tokenizer
-    return plain
+    return adapt_like(plain, model)

@@ -23,7 +23,8 @@ from zoo.generation.whisper_decode import default_tokenizer, tokenizer_for_vocab
 from zoo.io import CheckpointError, load_torch_checkpoint, loading
 from zoo.training import is_main_process, train
 from zoo.training.asr import WithCTC, asr_loss
-from zoo.training.cli import train_config
+from zoo.training.cli import exportable, train_config, with_lora
+from zoo.training.lora import load_trained, save_model
 from zoo.training.speech_runs import SPLIT_NAMES, batch_stream, model_overrides
 from zoo.training.tasks import held_out_loss
 
@@ -78,8 +79,9 @@ def asr_tokenizer(args, rows: list[dict]):
 
 
 def asr_model(args, rows: list[dict]):
-    """(model, tokenizer): a fresh --model with a tokenizer for it, or --init's Whisper (our or an HF directory, a
-    CTranslate2 / faster-whisper one, an openai-whisper .pt) with the tokenizer and special tokens it carries."""
+    """(model, tokenizer): a fresh --model with a tokenizer for it, or --init's Whisper (our, a LoRA run's (merged)
+    or an HF directory, a CTranslate2 / faster-whisper one, an openai-whisper .pt) with the tokenizer and special
+    tokens it carries."""
     if not args.init:
         tokenizer = asr_tokenizer(args, rows)
         model = zoo.create_model(args.model, vocab_size=tokenizer.vocab_size, **model_overrides(args))
@@ -87,7 +89,7 @@ def asr_model(args, rows: list[dict]):
         return model, tokenizer
     with loading(f"--init {args.init}"):
         init = Path(args.init)
-        model = zoo.from_whisper(init) if init.is_file() and init.suffix == ".pt" else zoo.load_directory(init)
+        model = zoo.from_whisper(init) if init.is_file() and init.suffix == ".pt" else load_trained(init, merge=True)
     if not hasattr(model, "encode") or not hasattr(model, "decode"):
         raise SystemExit(f"--init {args.init}: a {type(model).__name__}, not a Whisper (encoder-decoder) model")
     try:
@@ -101,6 +103,8 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     """Train a fresh --model (or --init's Whisper) on the manifest's training rows, with the CTC head beside it
     when --ctc-weight > 0, score it (score_asr) and save model/ in --out; the summary (rank 0; {} on the others)."""
     model, tokenizer = asr_model(args, rows)
+    # --lora: an --init directory is the base; a fresh model or an openai-whisper file is written as one
+    model = with_lora(args, model, args.out, base=args.init if args.init and Path(args.init).is_dir() else None)
     window, n_mels, text_ctx = 2 * model.config.audio_ctx, model.config.n_mels, model.config.text_ctx
     augment = SpecAugment(**ASR_SPEC_AUGMENT) if args.spec_augment else None
     sets = {split: SpeechSet(select(rows, split), args.data, tokenizer, window, n_mels, text_ctx,
@@ -128,9 +132,9 @@ def run_asr(args, rows: list[dict], ctx) -> dict:
     summary = {"task": "asr", "model": args.init or args.model, "data": str(args.data), "steps": result.step,
                "train_loss": result.train_loss, "wall_s": result.wall_time,
                **score_asr(args, model, sets, with_ctc)}
-    model.save_pretrained(Path(args.out) / "model")
-    if args.init:  # a fine-tuned checkpoint: also as transformers' directory, for the tools people already use
-        save_transformers(model, Path(args.out) / "model-hf")
+    save_model(model, Path(args.out) / "model")
+    if args.init and (plain := exportable(args, model, "model-hf")) is not None:
+        save_transformers(plain, Path(args.out) / "model-hf")  # a fine-tuned checkpoint, for the tools people use
     return summary
 
 
@@ -176,6 +180,9 @@ def checkpoint_recogniser(args, rows: list[dict], path: Path) -> tuple[nn.Module
     if not isinstance(state, dict) or "model" not in state:
         raise SystemExit(f"--evaluate {path}: not a training checkpoint (expected the engine's checkpoint.pt, "
                          "with the model's weights under 'model')")
+    if "lora_base" in state:
+        raise SystemExit(f"--evaluate {path}: a LoRA run's checkpoint holds its adapters only; evaluate the run's "
+                         "model/ (the adapter over its base)")
     model, _ = asr_model(args, rows)
     trained = WithCTC(model) if any(key.startswith("ctc.") for key in state["model"]) else model
     try:
@@ -197,7 +204,7 @@ def evaluate_asr(args, rows: list[dict]) -> dict:
         model, with_ctc = checkpoint_recogniser(args, rows, path)
     else:
         with loading(f"--evaluate {path}"):
-            model = zoo.load_directory(path)  # ours, an HF or a CTranslate2 directory
+            model = load_trained(path)  # ours (a LoRA run's too), an HF or a CTranslate2 directory
         if getattr(model, "tokenizer", None) is None:
             try:
                 model.tokenizer = default_tokenizer(model)  # an HF directory without tokenizer.json
