@@ -10,6 +10,7 @@
 from backbones.inference import pack_for_inference
 from zoo import ast, bert, clip, gpt, llama, llava, marian, vit, whisper  # noqa: F401  (each registers its family and presets)
 from zoo.convert import from_ct2, from_gguf, from_hf, from_timm, from_whisper, load_directory
+from zoo.convert.peft import load_lora, save_lora
 from zoo.generation import GenerationConfig, generate, stream, transcribe
 from zoo.generation.translate import translate
 from zoo.lora import add_lora, merge_lora
@@ -19,6 +20,6 @@ from zoo.registry import create_model, list_families, list_models, model_info, r
 from zoo.sentence_embedding import embed
 
 __all__ = ["GenerationConfig", "add_lora", "create_model", "embed", "from_ct2", "from_gguf", "from_hf", "from_timm",
-           "from_whisper", "generate", "list_families", "list_models", "load_directory", "load_pretrained",
-           "merge_lora", "model_info", "pack_for_inference", "quantize", "register_model", "save_pretrained",
-           "stream", "transcribe", "translate"]
+           "from_whisper", "generate", "list_families", "list_models", "load_directory", "load_lora",
+           "load_pretrained", "merge_lora", "model_info", "pack_for_inference", "quantize", "register_model",
+           "save_lora", "save_pretrained", "stream", "transcribe", "translate"]

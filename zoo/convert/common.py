@@ -84,19 +84,60 @@ def block_key(key: str, layers: str, block: dict[str, str]) -> str:
     return f"transformer.blocks.{layer}.{block[name]}{suffix}"
 
 
-def key_map(top: dict[str, str | None], layers: str, block: dict[str, str], prefix: str = "",
-            skip: str | None = None) -> Callable[[str], str | None]:
-    """The rename every converter uses, for `rename_all`: drop the foreign model's `prefix` (e.g. "bert."),
-    then whole names from `top` (None drops the tensor), per-layer keys matching the regex `skip` dropped
-    (buffers we recompute), the rest through `block_key`."""
-    def rename(key: str) -> str | None:
-        key = key.removeprefix(prefix)
-        if key in top:
-            return top[key]
-        if skip is not None and re.fullmatch(skip, key):
+class KeyMap:
+    """A converter's rename, for `rename_all`: foreign key -> our key, None for a tensor we drop, KeyError for a key
+    it does not know. The foreign model's `prefix` (e.g. "bert.") is dropped first where present, then whole names
+    come from `top`, per-layer keys matching the regex `skip` are dropped (buffers we recompute), and the rest go
+    through `stacks`: each maps a foreign per-layer prefix regex (r"encoder\\.layers") to our stack ("encoder"),
+    whose blocks are renamed through `block` (block_key).
+
+    `foreign_keys` goes the other way, for writing our tensors under foreign names (PEFT adapters)."""
+
+    def __init__(self, top: dict[str, str | None], stacks: dict[str, str], block: dict[str, str], prefix: str = "",
+                 skip: str | None = None):
+        self.top, self.stacks, self.block, self.prefix, self.skip = top, stacks, block, prefix, skip
+
+    def __call__(self, key: str) -> str | None:
+        key = key.removeprefix(self.prefix)
+        if key in self.top:
+            return self.top[key]
+        if self.skip is not None and re.fullmatch(self.skip, key):
             return None
-        return block_key(key, layers, block)
-    return rename
+        for layers, stack in self.stacks.items():
+            if re.match(layers + r"\.\d+\.", key):
+                return stack + block_key(key, layers, self.block).removeprefix("transformer")
+        raise KeyError(key)
+
+    def foreign_keys(self, ours: str) -> list[str]:
+        """The foreign keys (without `prefix`) this map reads into our key `ours`; [] where none does. A whole name
+        may have several (transformers keeps BERT's decoder bias under two), all given; a per-layer key is spelled
+        as the last of the names the tables accept for it, as they list older checkpoints' names first
+        (`(?:encoder\\.layer|layers)`, ViT's `attention.attention.query` before `attention.q_proj`)."""
+        found = [key for key, name in self.top.items() if name == ours]
+        m = re.fullmatch(r"(\w+)\.blocks\.(\d+)\.(.+?)(\.weight|\.bias|)", ours)
+        if not found and m is not None:
+            stack, index, name, suffix = m.groups()
+            layers = [_spellings(regex)[-1] for regex, ours_stack in self.stacks.items() if ours_stack == stack]
+            theirs = [key for key, value in self.block.items() if value == name]
+            found = [f"{layers[-1]}.{index}.{theirs[-1]}{suffix}"] if layers and theirs else []
+        return [key for key in found if self(key) == ours]
+
+
+def _spellings(regex: str) -> list[str]:
+    """The names a per-layer prefix regex of escaped dots and one alternation matches, in its order:
+    r"(?:encoder\\.layer|layers)" -> ["encoder.layer", "layers"]."""
+    inner = regex[3:-1] if regex.startswith("(?:") and regex.endswith(")") else regex
+    names = [re.sub(r"\\(.)", r"\1", part) for part in inner.split("|")]
+    if not all(re.fullmatch(regex, name) for name in names):
+        raise ValueError(f"layer prefix regex {regex!r}: expected literal names, escaped dots and one (?:a|b) group")
+    return names
+
+
+def key_map(top: dict[str, str | None], layers: str, block: dict[str, str], prefix: str = "",
+            skip: str | None = None) -> KeyMap:
+    """The KeyMap of a model with one stack of blocks, ours `transformer.blocks`; `layers` is the foreign
+    per-layer prefix regex (e.g. r"encoder\\.layer")."""
+    return KeyMap(top, {layers: "transformer"}, block, prefix, skip)
 
 
 def rename_all(state: dict[str, torch.Tensor], rename: Callable[[str], str | None],
@@ -124,6 +165,10 @@ def export_state_dict(model: nn.Module, foreign_keys: Any, rename: Callable[[str
     return {key: ours[name] for key in foreign_keys if (name := rename(key)) is not None}
 
 
+# The projections a fused qkv layer holds, in the order of its outputs.
+QKV = ("q_proj", "k_proj", "v_proj")
+
+
 def split_fused_qkv(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """Split every `<block>.attn.qkv.{weight,bias}` (3D, ...) into attn.q_proj, k_proj, v_proj, in that
     order, along dim 0 (the output features, Linear layout); other keys pass through."""
@@ -133,9 +178,18 @@ def split_fused_qkv(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         if not fused:
             out[key] = value
             continue
-        for name, part in zip(("q_proj", "k_proj", "v_proj"), value.chunk(3, dim=0)):
+        for name, part in zip(QKV, value.chunk(3, dim=0)):
             out[f"{prefix}.attn.{name}.{kind}"] = part
     return out
+
+
+def fused_qkv_part(name: str) -> tuple[str, int] | None:
+    """Where split_fused_qkv took a layer from: `<block>.attn.k_proj` -> ("<block>.attn.qkv", 1), the fused layer
+    and the part's index in its outputs; None for any other name."""
+    block, _, projection = name.rpartition(".")
+    if not block.endswith(".attn") or projection not in QKV:
+        return None
+    return f"{block}.qkv", QKV.index(projection)
 
 
 def build_converted(config: Any, state: dict[str, torch.Tensor], source: str,

@@ -12,14 +12,13 @@ helper the HF converter shares: stacks of blocks named per side.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import torch
 from torch import nn
 
-from zoo.convert.common import UnsupportedConfigError, block_key, build_converted, export_state_dict, rename_all
+from zoo.convert.common import KeyMap, UnsupportedConfigError, build_converted, export_state_dict, rename_all
 from zoo.generation.whisper_decode import WHISPER_VOCAB_SIZES, tokenizer_for_vocab
 from zoo.io import load_torch_checkpoint
 from zoo.whisper import Whisper, WhisperConfig
@@ -29,18 +28,10 @@ DIMS = ("n_mels", "n_audio_ctx", "n_audio_state", "n_audio_head", "n_audio_layer
 
 
 def stacks_key_map(top: dict[str, str | None], stacks: dict[str, str], block: dict[str, str],
-                   prefix: str = "") -> Callable[[str], str | None]:
+                   prefix: str = "") -> KeyMap:
     """common.key_map for an encoder-decoder: `stacks` maps each foreign per-layer prefix regex to our stack
     (e.g. r"encoder\\.blocks" -> "encoder"), whose blocks are renamed through `block`."""
-    def rename(key: str) -> str | None:
-        key = key.removeprefix(prefix)
-        if key in top:
-            return top[key]
-        for layers, ours in stacks.items():
-            if re.match(layers + r"\.\d+\.", key):
-                return ours + block_key(key, layers, block).removeprefix("transformer")
-        raise KeyError(key)
-    return rename
+    return KeyMap(top, stacks, block, prefix)
 
 
 def config_from_dims(dims: dict[str, Any], source: str) -> WhisperConfig:
