@@ -43,7 +43,8 @@ own section here: a trained draft and target per family, each family's result ke
 benchmarks/<machine>/speculative.json so that a run of one family keeps the others), whisper, whisper_long,
 translation (a trained Marian against transformers and CTranslate2: its model must exist before a run that
 includes it starts), quantized_accuracy (int8 / int4 against fp32: perplexity, the real all-MiniLM-L6-v2's
-embeddings, the real Whisper base's WER, memory), scale); this
+embeddings, the real Whisper base's WER, memory), lora (a LoRA step against full fine-tuning and peft: time, peak
+memory, optimizer state), scale); this
 script parses the flags, runs them and prints their tables. --device cuda runs the models and attention
 sections on a GPU (the xformers column appears).
 """
@@ -73,6 +74,7 @@ from bench import (
     forward,
     generation,
     learning,
+    lora,
     machine,
     machine_line,
     models,
@@ -101,7 +103,7 @@ from bench.whisper_refs import SHAPES as WHISPER_SHAPES
 
 SECTIONS = ["ceilings", "models", "attention", "forward", "train", "learning", "recipes", "vision", "ast", "llava",
             "generation", "speculative", "whisper", "whisper_long", "translation", "quantized_accuracy", "serving",
-            "scale"]
+            "lora", "scale"]
 # Shapes and repeats: the README run, and --quick (explicit flags win over either).
 FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "repeats": 10, "train_repeats": 8,
         "whisper_models": ["tiny", "base"], "whisper_tokens": 64, "whisper_batches": [1, 8], "whisper_warmup": 0,
@@ -111,7 +113,9 @@ FULL = {"models": ["gpt2", "bert_base"], "batch": 4, "seq": 128, "warmup": 2, "r
         "translation_model": "runs/translation/en-es/model", "translation_sentences": 500,
         "translation_batches": [1, 16], "translation_max_tokens": 256, "translation_repeats": 3,
         "serving_models": ["gpt2", "llama_135m"], "serving_clients": [1, 4, 8, 16], "serving_prompt": 16,
-        "serving_new_tokens": 128, "serving_requests": 2, "serving_repeats": 2, "serving_transformers": True}
+        "serving_new_tokens": 128, "serving_requests": 2, "serving_repeats": 2, "serving_transformers": True,
+        "lora_models": ["gpt2", "bert_base", "vit_base_patch16_224"], "lora_rank": 8, "lora_warmup": 2,
+        "lora_repeats": 8, "lora_transformers_full": True}
 QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1, "repeats": 3, "train_repeats": 3,
          "whisper_models": ["micro"], "whisper_tokens": 8, "whisper_batches": [1, 2], "whisper_warmup": 0,
          "whisper_repeats": 2, "whisper_compile": False, "whisper_files": 3, "whisper_file_tokens": 4,
@@ -120,7 +124,9 @@ QUICK = {"models": ["gpt_tiny", "bert_tiny"], "batch": 2, "seq": 32, "warmup": 1
          "translation_model": "tiny", "translation_sentences": 6, "translation_batches": [1, 4],
          "translation_max_tokens": 8, "translation_repeats": 2,
          "serving_models": ["gpt_tiny"], "serving_clients": [1, 4], "serving_prompt": 8, "serving_new_tokens": 16,
-         "serving_requests": 1, "serving_repeats": 1, "serving_transformers": True}
+         "serving_requests": 1, "serving_repeats": 1, "serving_transformers": True,
+         "lora_models": ["gpt_tiny", "bert_tiny", "vit_tiny_patch4_28"], "lora_rank": 8, "lora_warmup": 1,
+         "lora_repeats": 3, "lora_transformers_full": True}
 # Flags that say only where results go, and whether each takes a value: left out of the command the tables show.
 OUTPUT_FLAGS = {"--json": True, "--write-benchmarks": False, "--benchmarks-dir": True, "--machine-slug": True}
 
@@ -156,6 +162,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     whisper_long.add_arguments(p, FULL, QUICK)
     translation.add_arguments(p, FULL, QUICK)
     serving.add_arguments(p, FULL, QUICK)
+    lora.add_arguments(p, FULL, QUICK)
     add_document_arguments(p)
     args = p.parse_args(argv)
     for key, default in (QUICK if args.quick else FULL).items():
@@ -326,6 +333,8 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "quantized_accuracy": (lambda: quantized_accuracy.run(quick=args.quick), quantized_accuracy.report),
         "serving": (lambda: serving.run(configs.setdefault("serving", ServingBench.from_args(args))),
                     lambda result: serving.report(result, configs["serving"])),
+        "lora": (lambda: lora.run(configs.setdefault("lora", lora.LoRABench.from_args(args))),
+                 lambda result: lora.report(result, configs["lora"])),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 
