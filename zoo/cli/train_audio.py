@@ -29,6 +29,10 @@ data/speech_tiny/<task> (data.speech.speech_dir). Outputs in --out: checkpoint.p
 metrics.jsonl, loss.png, summary.json, model/ (save_pretrained; keywords also labels.json), and
 confusion_<split>.png (keywords) or transcripts.jsonl (asr).
 
+--lora R trains rank-R adapters over the frozen model instead (zoo/training/lora.py), with keywords' head and asr's
+CTC head in full: checkpoints hold them alone, and model/ holds them in peft's format beside lora_base.json, which
+names the base (base/ inside it for a fresh preset); zoo.training.lora.load_trained loads it back.
+
     zoo train-audio --task asr --evaluate runs/asr/model --beam-size 5 --out runs/asr  # rescore
     zoo train-audio --task asr --init runs/asr/model --out runs/asr2 --lr 3e-4         # fine-tune
 

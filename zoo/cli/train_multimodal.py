@@ -33,6 +33,11 @@ goes (saved as model/prompt_format.json, which scripts/chat.py follows).
 Outputs in --out: tokenizer/, checkpoint.pt, metrics.jsonl, loss.png, summary.json (its kinds and prompt
 format; stage 2: accuracy per kind on val, phrasing and test), answers.jsonl (stage 2: each held-out answer)
 and model/ (save_pretrained + tokenizer.json + preprocess_config.json + prompt_format.json).
+
+--lora R trains rank-R adapters over the frozen model instead (zoo/training/lora.py); by default on the language
+model's attention, with the projector in full: checkpoints hold them alone, and model/ holds them in peft's format
+beside lora_base.json, which names the base (base/ inside it for a fresh preset); zoo.training.lora.load_trained
+loads it back.
 """
 from __future__ import annotations
 

@@ -10,6 +10,10 @@ A tokenizer is trained on --data unless --tokenizer (or --init's directory) has 
 Outputs in --out: tokenizer/, tokens.bin, checkpoint.pt, metrics.jsonl, loss.png, model/. A later run into the
 same --out (--resume, or --overwrite) reuses tokenizer/ and tokens.bin only where they were made from the same
 --data and tokenizer settings (zoo/training/provenance.py): a fresh run makes them again, a resumed one refuses.
+
+--lora R trains rank-R adapters over the frozen model instead (zoo/training/lora.py), with cls's new head in full:
+checkpoints hold them alone, and model/ holds them in peft's format beside lora_base.json, which names the base
+(base/ inside it for a fresh preset); zoo.training.lora.load_trained loads it back.
 """
 from __future__ import annotations
 

@@ -34,6 +34,10 @@ run makes it again, --resume refuses), checkpoint.pt (and the checkpoint-<step>.
 metrics.jsonl, loss.png, translations.jsonl (the final valid and test translations), summary.json, model/
 (save_pretrained with the tokenizer beside: zoo.load_pretrained, zoo translate) and model-hf/ (transformers'
 MarianMTModel and MarianTokenizer directory).
+
+--lora R trains rank-R adapters over the frozen model instead (zoo/training/lora.py): checkpoints hold them alone,
+and model/ holds them in peft's format beside lora_base.json, which names the base (base/ inside it for a fresh
+preset); zoo.training.lora.load_trained loads it back.
 """
 from __future__ import annotations
 
@@ -292,7 +296,8 @@ def save(args, model, tokenizer: MarianSentencePiece, out: Path) -> None:
     if plain is None:
         return
     hf = to_transformers(plain)
-    hf.generation_config.update(num_beams=args.beam_size, length_penalty=args.length_penalty,
-                                max_length=model.config.max_positions, bad_words_ids=[[tokenizer.pad_id]])
+    beams = {"num_beams": args.beam_size, "length_penalty": args.length_penalty} if args.beam_size > 1 else {}
+    hf.generation_config.update(**beams, max_length=model.config.max_positions,  # transformers refuses a
+                                bad_words_ids=[[tokenizer.pad_id]])               # length penalty without beams
     hf.save_pretrained(out / "model-hf")
     tokenizer.save(out / "model-hf")

@@ -13,6 +13,10 @@ by one for the dataset's classes (reset_head).
 
 Outputs in --out: checkpoint.pt, metrics.jsonl, loss.png, confusion.png, summary.json and
 model/ (save_pretrained + preprocess_config.json, which visualize_attention.py reads).
+
+--lora R trains rank-R adapters over the frozen model instead (zoo/training/lora.py), with the new head in full:
+checkpoints hold them alone, and model/ holds them in peft's format beside lora_base.json, which names the base
+(base/ inside it for a fresh preset); zoo.training.lora.load_trained loads it back.
 """
 from __future__ import annotations
 

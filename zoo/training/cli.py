@@ -77,6 +77,11 @@ def add_training_arguments(p: argparse.ArgumentParser, *, steps: int, batch_size
                    help="under torchrun: shard parameters, gradients and optimizer state (FSDP2) instead of DDP")
     g.add_argument("--keep-last", type=int, default=1, metavar="K",
                    help="checkpoints kept: checkpoint.pt and the K - 1 before it (checkpoint-<step>.pt)")
+    add_lora_arguments(p)
+
+
+def add_lora_arguments(p: argparse.ArgumentParser) -> None:
+    """--lora and its settings (lora_config reads them)."""
     lora = p.add_argument_group("LoRA (zoo/training/lora.py): train low-rank adapters over the frozen model")
     lora.add_argument("--lora", type=int, metavar="R",
                       help="adapters of rank R on --lora-targets; only they (and a new head) train, checkpoints hold "
