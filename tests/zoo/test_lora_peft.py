@@ -207,6 +207,41 @@ def test_fused_c_attn_both_ways(tmp_path):
     assert_close(hf_logits(peft_load(ref, tmp_path / "back"), case, inputs), want)
 
 
+def test_tied_head_in_modules_to_save(tmp_path):
+    """GPT-2's head is its token embedding: trained in full, it is written as lm_head and as transformer.wte, which
+    peft loads into the base, so both ends hold the trained matrix there too."""
+    case = CASES["gpt2"]
+    ref, inputs = case.build(), case.inputs()
+    ours = randomize_lora_B(zoo.add_lora(zoo.from_hf(ref), r=2, alpha=4, modules_to_save=["head"]))
+    with torch.no_grad():
+        ours.head.proj.weight.mul_(1.5)
+    zoo.save_lora(ours, tmp_path)
+    assert json.loads((tmp_path / CONFIG_NAME).read_text())["modules_to_save"] == ["lm_head"]
+    assert_close(hf_logits(peft_load(ref, tmp_path), case, inputs), our_logits(ours, inputs))
+    back = zoo.load_lora(zoo.from_hf(ref), tmp_path)
+    assert back.lora_modules_to_save == ("head.proj",)
+    assert_close(our_logits(back, inputs), our_logits(ours, inputs))
+
+
+def test_our_names_where_transformers_has_none(tmp_path):
+    """A mean-pooled ViT's head norm has no transformers name: the adapter is written for our model itself, as
+    peft writes one it made on a zoo model, and both peft and load_lora read it over our model."""
+    base = randomize(zoo.create_model("vit_tiny_patch4_28_gap"))
+    x = pixels(28, chans=1)
+    ours = randomize_lora_B(zoo.add_lora(copy.deepcopy(base), r=2, alpha=4, modules_to_save=["head"]))
+    with torch.no_grad():
+        ours.head.norm.weight.add_(0.5)
+    zoo.save_lora(ours, tmp_path)
+    config = json.loads((tmp_path / CONFIG_NAME).read_text())
+    assert config["task_type"] is None and config["modules_to_save"] == ["head"]
+    want = our_logits(ours, (x,))
+    assert_close(our_logits(peft_load(base, tmp_path), (x,)), want)
+    assert_close(our_logits(zoo.load_lora(copy.deepcopy(base), tmp_path), (x,)), want)
+    peft_adapter(base, tmp_path / "peft", r=2, target_modules=["q_proj", "fc1"])
+    assert_close(our_logits(zoo.load_lora(copy.deepcopy(base), tmp_path / "peft"), (x,)),
+                 our_logits(peft_load(base, tmp_path / "peft"), (x,)))
+
+
 def test_config_fields_peft_reads(tmp_path):
     ours = zoo.add_lora(zoo.from_hf(CASES["llama"].build()), r=4, alpha=8, target_modules=["q_proj"],
                         modules_to_save=["head"])
@@ -215,7 +250,7 @@ def test_config_fields_peft_reads(tmp_path):
     assert (config.peft_type, config.task_type, config.r, config.lora_alpha) == ("LORA", "CAUSAL_LM", 4, 8)
     assert config.base_model_name_or_path == "runs/base" and config.bias == "none" and not config.use_dora
     assert set(config.target_modules) == {"q_proj"} and config.modules_to_save == ["lm_head"]
-    zoo.save_lora(ours, tmp_path / "base", hf_class="LlamaModel")
+    zoo.save_lora(ours, tmp_path / "base", base_class="LlamaModel")
     config = json.loads((tmp_path / "base" / CONFIG_NAME).read_text())
     assert config["task_type"] is None
 
@@ -281,5 +316,8 @@ def test_save_errors():
     with pytest.raises(LoRAError, match="has no LoRA adapter"):
         zoo.save_lora(ours, "unused")
     zoo.add_lora(ours, r=2)
-    with pytest.raises(LoRAError, match=r"hf_class='BertModel'.*\['LlamaForCausalLM', 'LlamaModel'\]"):
-        zoo.save_lora(ours, "unused", hf_class="BertModel")
+    with pytest.raises(LoRAError, match=r"base_class='BertModel'.*\['LlamaForCausalLM', 'LlamaModel', 'zoo'\]"):
+        zoo.save_lora(ours, "unused", base_class="BertModel")
+    vit = zoo.add_lora(zoo.create_model("vit_tiny_patch4_28_gap"), r=2, modules_to_save=["head"])
+    with pytest.raises(LoRAError, match=r"ViTForImageClassification has no counterpart of \['head\.norm\.weight'"):
+        zoo.save_lora(vit, "unused", base_class="ViTForImageClassification")

@@ -16,8 +16,10 @@ regex, as peft's get_pattern_key does.
 Names are the converters': each family's KeyMap reads transformers' names into ours (loading) and its
 foreign_keys gives them back (saving), placed in the transformers task model that zoo.from_hf builds the family
 from (a Layout: LlamaForCausalLM keeps the base model under `model.` and `lm_head` beside it) or one named with
-`hf_class`. What to write is transformers 5's module names, which peft's own adapters use; loading also takes
+`base_class`. What is written is transformers 5's module names, which peft's own adapters use; loading also takes
 keys without the task model's prefix (adapters made on LlamaModel) and the older names the converters read.
+A model that transformers cannot name in full (a timm-style ViT's fc_norm among modules_to_save) gets its adapter
+written for itself ("zoo": our names, as peft saves an adapter it made on a zoo model), and loading takes those.
 
 GPT-2 keeps q, k and v in one Conv1D, `c_attn` (in, 3 * out), which the converter splits. Written out, q/k/v
 adapters become one c_attn adapter: A stacks their A's, B is block-diagonal (zero rows for a projection without
@@ -104,7 +106,8 @@ class Layout:
 
     def ours(self, foreign: str, config: Any) -> str | None:
         """Our key for transformers' key `foreign`, with or without the task model's prefix; None where our model
-        has none (unknown to the converters, or a tensor they drop), "" where the converter drops it as unused."""
+        has none (unknown to the converters, or a tensor they drop), UNUSED where the converter drops it because
+        our model never runs it."""
         inside = foreign.removeprefix(self.body)
         for part in self.parts:
             if _under(foreign, part.heads):
@@ -118,9 +121,28 @@ class Layout:
             except KeyError:
                 continue
             if name is not None and part.unused is not None and part.unused(config, name):
-                return ""
+                return UNUSED
             return None if name is None else part.ours + name
         return None
+
+
+UNUSED = ""  # Layout.ours: a tensor transformers runs and our model does not build
+
+
+class _OwnNames(KeyMap):
+    """Our names as they are: the Part of an adapter peft made on a zoo model itself."""
+
+    def __init__(self):
+        super().__init__({}, {}, {})
+
+    def __call__(self, key: str) -> str:
+        return key
+
+    def foreign_keys(self, ours: str) -> list[str]:
+        return [ours]
+
+
+ZOO = Layout("zoo", "", (Part(_OwnNames()),))
 
 
 def _under(name: str, modules: tuple[str, ...]) -> bool:
@@ -171,21 +193,18 @@ LAYOUTS: dict[str, tuple[Layout, ...]] = {
 }
 
 
-def layout_for(model: nn.Module, hf_class: str | None = None) -> Layout:
-    """The transformers class `model`'s adapters are written for: `hf_class` by name, else the one zoo.from_hf
-    builds such a model from (BertForMaskedLM for an MLM head, ViTForImageClassification with classes, ...)."""
-    family = getattr(getattr(model, "config", None), "family", None)
-    if family not in LAYOUTS:
-        raise LoRAError(f"{type(model).__name__} (family {family!r}) has no transformers counterpart for peft's "
-                        f"format; families: {sorted(LAYOUTS)}")
-    layouts = LAYOUTS[family]
-    if hf_class is None:
-        return next(layout for layout in layouts if layout.fits(model.config))
-    for layout in layouts:
-        if layout.name == hf_class:
+def layout_for(model: nn.Module, base_class: str | None = None) -> Layout:
+    """The model `model`'s adapters are written for: `base_class` by name (a transformers class of its family, or
+    "zoo" for our model itself), else the transformers class zoo.from_hf builds such a model from
+    (BertForMaskedLM for an MLM head, ViTForImageClassification with classes, ...), "zoo" for a family without."""
+    layouts = LAYOUTS.get(getattr(getattr(model, "config", None), "family", None), ())
+    if base_class is None:
+        return next((layout for layout in layouts if layout.fits(model.config)), ZOO)
+    for layout in (*layouts, ZOO):
+        if layout.name == base_class:
             return layout
-    raise LoRAError(f"hf_class={hf_class!r}: a {family} model's adapters are written for one of "
-                    f"{[layout.name for layout in layouts]}")
+    raise LoRAError(f"base_class={base_class!r}: {type(model).__name__}'s adapters are written for one of "
+                    f"{[layout.name for layout in (*layouts, ZOO)]}")
 
 
 # --------------------------------------------------------------------------- saving
@@ -201,13 +220,21 @@ class _Adapter:
 
 
 def save_lora(model: nn.Module, directory: str | os.PathLike[str], *, base_model_name_or_path: str | None = None,
-              hf_class: str | None = None) -> Path:
-    """Write `model`'s adapters (zoo.add_lora / load_lora) and its modules_to_save as peft's adapter directory for
-    the transformers model of its family (`hf_class`, default: the one zoo.from_hf converts it from):
-    adapter_config.json and adapter_model.safetensors, each written atomically. Returns the directory.
-    LoRAError where the model has no adapter, or an adapted layer or a module to save has no transformers name."""
+              base_class: str | None = None) -> Path:
+    """Write `model`'s adapters (zoo.add_lora / load_lora) and its modules_to_save as peft's adapter directory:
+    adapter_config.json and adapter_model.safetensors, each written atomically; returns the directory. They are
+    written for `base_class` (layout_for: default, the transformers class zoo.from_hf converts the family from,
+    whose peft.PeftModel.from_pretrained then computes what `model` does), or for our model itself where that class
+    has no name for an adapted layer or a module to save. LoRAError where the model has no adapter, or the
+    `base_class` asked for cannot name what it holds."""
     settings = lora_settings(model)
-    layout = layout_for(model, hf_class)
+    layout = layout_for(model, base_class)
+    unnamed = _unnamed(model, layout, settings)
+    if unnamed and base_class is None:
+        layout, unnamed = ZOO, []
+    if unnamed:
+        raise LoRAError(f"transformers' {layout.name} has no counterpart of {unnamed[:8]}, so peft could not load "
+                        "their adapters there; base_class='zoo' writes the adapter for our model itself")
     adapters = _foreign_adapters(model, layout, settings["use_rslora"])
     tensors = {f"{PEFT_PREFIX}{name}.lora_{which}.weight": tensor for name, adapter in adapters.items()
                for which, tensor in (("A", adapter.A), ("B", adapter.B))}
@@ -231,6 +258,17 @@ def save_lora(model: nn.Module, directory: str | os.PathLike[str], *, base_model
     atomic_write(directory / WEIGHTS_NAME, lambda f: f.write(blob))
     atomic_write_text(directory / CONFIG_NAME, json.dumps(config, indent=2) + "\n")
     return directory
+
+
+def _unnamed(model: nn.Module, layout: Layout, settings: dict[str, Any]) -> list[str]:
+    """Our adapted layers and modules_to_save tensors that `layout` has no name for."""
+    layers = [name for name in settings["targets"] if _foreign_layer(layout, name)[0] is None]
+    return layers + [key for name in settings["modules_to_save"] for key in _module_keys(model, name)
+                     if not layout.foreign(key)]
+
+
+def _module_keys(model: nn.Module, name: str) -> list[str]:
+    return [f"{name}.{key}" for key in model.get_submodule(name).state_dict()]
 
 
 def _foreign_layers(model: nn.Module, layout: Layout) -> dict[str, str]:
@@ -258,9 +296,6 @@ def _foreign_adapters(model: nn.Module, layout: Layout, rslora: bool) -> dict[st
     fused: dict[str, dict[int, str]] = {}
     for name, layer in adapted_layers(model).items():
         foreign, index = _foreign_layer(layout, name)
-        if foreign is None:
-            raise LoRAError(f"the adapted layer {name!r} has no counterpart in transformers' {layout.name}: peft's "
-                            "format names each adapter by the transformers module it sits on")
         if index is None:
             out[foreign] = _Adapter(layer.lora_A, layer.lora_B, layer.lora_r, layer.lora_alpha)
         else:
@@ -304,14 +339,9 @@ def _modules_to_save(model: nn.Module, layout: Layout, names: list[str]) -> tupl
             tied[key] = group
     modules, tensors = [], {}
     for name in names:
-        keys = [f"{name}.{key}" for key in model.get_submodule(name).state_dict()]
         theirs: list[str] = []
-        for key in keys:
-            found = layout.foreign(key)
-            if not found:
-                raise LoRAError(f"modules_to_save {name!r}: {key!r} has no counterpart in transformers' "
-                                f"{layout.name}, so peft could not load it")
-            theirs += found
+        for key in _module_keys(model, name):
+            theirs += layout.foreign(key)
             for other in tied.get(key, {key}):
                 tensors.update({foreign: state[key] for foreign in layout.foreign(other)})
         modules += _covering_modules(theirs)
@@ -363,9 +393,10 @@ def _number(value: float) -> float | int:
 
 
 def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
-    """Add the adapters of peft's adapter directory (made by peft on the transformers model of `model`'s family,
-    or by save_lora) to `model` through zoo.add_lora, with their values, ranks, scalings and dropout, and load its
-    modules_to_save (trainable, as add_lora leaves them) and any other base tensors it holds; returns `model`.
+    """Add the adapters of peft's adapter directory (made by peft on the transformers model of `model`'s family or
+    on a zoo model, or by save_lora) to `model` through zoo.add_lora, with their values, ranks, scalings and
+    dropout, and load its modules_to_save (trainable, as add_lora leaves them) and any other base tensors it holds;
+    returns `model`.
 
     The adapted layers are the ones the file has weights for, which is what target_modules (a list or a regex),
     exclude_modules and layers_to_transform chose when peft made it. LoRAError for a missing config or weights
@@ -375,7 +406,7 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
     config = _read_config(directory)
     source = repr(str(directory))
     tensors = {key.removeprefix(PEFT_PREFIX): value for key, value in _read_weights(directory).items()}
-    layout = layout_for(model)
+    layouts = (layout_for(model), ZOO)
     layers = dict(model.named_modules())
     pairs: dict[str, dict[str, torch.Tensor]] = {}
     base: dict[str, torch.Tensor] = {}
@@ -394,23 +425,22 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
             (has,) = pair
             raise LoRAError(f"{source}: {PEFT_PREFIX}{foreign} has lora_{has}.weight but no "
                             f"lora_{'B' if has == 'A' else 'A'}.weight; expected both")
-        ours = layout.ours(foreign + ".weight", model.config)
-        if ours == "":
-            continue
-        name = ours.removesuffix(".weight") if ours else None
-        targets = [name] if name in layers else _split_names(name, layers)
-        if not targets:
+        ours = _locate(foreign + ".weight", layouts, model.config,
+                       lambda key: bool(_layers_of(key.removesuffix(".weight"), layers)))
+        if ours is None:
             unknown.append(foreign)
+        if not ours:
             continue
+        targets = _layers_of(ours.removesuffix(".weight"), layers)
         r, alpha = _rank_and_alpha(config, foreign)
         plans += _plan(foreign, pair["A"], pair["B"], [layers[t] for t in targets], targets, r, alpha, source)
     if unknown:
         raise LoRAError(f"{source}: adapters of {len(unknown)} module(s) that {type(model).__name__} does not have: "
-                        f"{unknown[:8]}; its layers as transformers' {layout.name} names them are like "
-                        f"{list(_foreign_layers(model, layout).values())[:6]}")
+                        f"{unknown[:8]}; its layers as transformers' {layouts[0].name} names them are like "
+                        f"{list(_foreign_layers(model, layouts[0]).values())[:6]}")
     if not plans:
         raise LoRAError(f"{source}: {WEIGHTS_NAME} holds no lora_A / lora_B weights")
-    mapped = _base_tensors(model, layout, base, source)
+    mapped = _base_tensors(model, layouts, base, source)
     keep = _saved_modules(config.get("modules_to_save") or [], mapped, source)
     groups: dict[tuple[int, float], list[str]] = {}
     for name, _, _, r, alpha in plans:
@@ -464,10 +494,21 @@ def _read_weights(directory: Path) -> dict[str, torch.Tensor]:
                     f"{WEIGHTS_BIN_NAME}")
 
 
-def _split_names(name: str | None, layers: dict[str, nn.Module]) -> list[str]:
-    """Our q, k, v projections where `name` is a fused qkv layer our model keeps split; [] otherwise."""
-    if name is None or not name.endswith(".qkv"):
-        return []
+def _locate(key: str, layouts: tuple[Layout, ...], config: Any, present: Callable[[str], bool]) -> str | None:
+    """Our key for the file's `key` by the first layout that names one our model has (`present`), UNUSED where the
+    converter drops it as never run; None where no layout does."""
+    for layout in layouts:
+        ours = layout.ours(key, config)
+        if ours == UNUSED or (ours is not None and present(ours)):
+            return ours
+    return None
+
+
+def _layers_of(name: str, layers: dict[str, nn.Module]) -> list[str]:
+    """Our layers an adapter of our `name` goes to: itself, or the q, k, v projections of a fused qkv layer our
+    model keeps split (GPT-2's c_attn); [] where our model has neither."""
+    if name in layers:
+        return [name]
     names = [f"{name.removesuffix('qkv')}{projection}" for projection in QKV]
     return names if all(n in layers and fused_qkv_part(n) == (name, i) for i, n in enumerate(names)) else []
 
@@ -498,18 +539,19 @@ def _plan(foreign: str, A: torch.Tensor, B: torch.Tensor, layers: list[nn.Module
     return [(name, A, rows, r, alpha) for name, rows in zip(names, B.split(sizes))]
 
 
-def _base_tensors(model: nn.Module, layout: Layout, base: dict[str, torch.Tensor], source: str) -> dict[str, str]:
-    """transformers' key -> ours for the file's other tensors (modules_to_save, embeddings peft saved), each checked
-    against our tensor's shape; the ones the converter drops as unused are left out."""
+def _base_tensors(model: nn.Module, layouts: tuple[Layout, ...], base: dict[str, torch.Tensor],
+                  source: str) -> dict[str, str]:
+    """The file's key -> ours for its other tensors (modules_to_save, embeddings peft saved), each checked against
+    our tensor's shape; the ones the converter drops as unused are left out."""
     state = model.state_dict()
     out = {}
     for key, value in base.items():
-        ours = layout.ours(key, model.config)
-        if ours == "":
+        ours = _locate(key, layouts, model.config, state.__contains__)
+        if ours == UNUSED:
             continue
-        if ours not in state:
+        if ours is None:
             raise LoRAError(f"{source}: {PEFT_PREFIX}{key} names a tensor {type(model).__name__} does not have "
-                            f"(as transformers' {layout.name} names them)")
+                            f"(as transformers' {layouts[0].name} names them, or as we do)")
         if state[ours].shape != value.shape:
             raise LoRAError(f"{source}: {PEFT_PREFIX}{key} has shape {tuple(value.shape)}, expected "
                             f"{tuple(state[ours].shape)} (our {ours!r})")
