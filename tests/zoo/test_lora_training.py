@@ -218,16 +218,18 @@ def test_sigkill_then_resume_gives_every_loss_of_an_uninterrupted_lora_run(tmp_p
 # --------------------------------------------------------------------------- FSDP (and DDP) over two gloo processes
 
 
-def worker(rank: int, world: int, rendezvous: str, out: str, fsdp: bool, stop_at: int, resume: bool) -> None:
+def worker(rank: int, world: int, rendezvous: str, out: str, fsdp: bool, stop_at: int, resume: bool,
+           options: dict) -> None:
     import torch.distributed as dist
 
     dist.init_process_group("gloo", init_method=f"file://{rendezvous}", rank=rank, world_size=world)
     torch.set_num_threads(1)
-    model = lm_lora(Path(out).parent)
+    model = lm_lora(Path(out).parent, **options.get("lora", {}))
     stream = (StopAfter(lm_items(), 4, seed=1, rank=rank, world_size=world, limit=stop_at) if stop_at else
               BatchStream(lm_items(), 4, seed=1, rank=rank, world_size=world))
     try:
-        result = train(model, stream, causal_lm_loss, run_config(Path(out), fsdp=fsdp, resume=resume))
+        result = train(model, stream, causal_lm_loss,
+                       run_config(Path(out), fsdp=fsdp, resume=resume, **options.get("train", {})))
         if rank == 0:
             assert result.model.lora_base == model.lora_base
             torch.save({k: v.detach().clone() for k, v in result.model.state_dict().items()}, Path(out) / "final.pt")
@@ -238,10 +240,11 @@ def worker(rank: int, world: int, rendezvous: str, out: str, fsdp: bool, stop_at
         dist.destroy_process_group()
 
 
-def launch(out: Path, fsdp: bool, stop_at: int = 0, resume: bool = False) -> None:
+def launch(out: Path, fsdp: bool, stop_at: int = 0, resume: bool = False, **options) -> None:
+    """Two gloo processes train; options: {"lora": LoRAConfig fields, "train": TrainConfig fields}."""
     out.mkdir(parents=True, exist_ok=True)
     rendezvous = out / f"rendezvous-{len(list(out.glob('rendezvous-*')))}"
-    mp.spawn(worker, args=(2, str(rendezvous), str(out), fsdp, stop_at, resume), nprocs=2, join=True)
+    mp.spawn(worker, args=(2, str(rendezvous), str(out), fsdp, stop_at, resume, options), nprocs=2, join=True)
 
 
 @pytest.fixture(scope="module")
@@ -275,3 +278,13 @@ def test_fsdp_lora_resumes_exactly_from_its_sharded_checkpoint(ddp, tmp_path):
     assert losses(out) == pytest.approx(losses(ddp), rel=1e-5, abs=1e-6)
     launch(full := tmp_path / "full", fsdp=True)
     assert losses(out) == losses(full)  # bit for bit
+
+
+@pytest.mark.slow
+def test_fsdp_qlora_with_activation_checkpointing_and_bf16_equals_ddp(tmp_path):
+    options = {"lora": {"base_quantize": "int8"}, "train": {"grad_checkpointing": True, "dtype": "bf16"}}
+    launch(tmp_path / "ddp", fsdp=False, **options)
+    launch(tmp_path / "fsdp", fsdp=True, **options)
+    assert losses(tmp_path / "fsdp") == pytest.approx(losses(tmp_path / "ddp"), rel=1e-5, abs=1e-6)
+    final = torch.load(tmp_path / "fsdp" / "final.pt", weights_only=True)
+    assert final["transformer.blocks.0.attn.q_proj.qweight"].dtype == torch.int8  # gathered over its integers
