@@ -1,7 +1,8 @@
-"""zoo.save_lora / zoo.load_lora against peft (0.21) on random tiny transformers models (fp32, max abs logit
-difference <= 1e-4): our adapters loaded by peft.PeftModel.from_pretrained over the transformers model, peft's
-adapters (get_peft_model, random lora_B) loaded into ours, both ways through GPT-2's fused c_attn; merged equals
-unmerged; and the errors. The core layer's math is tests/zoo/test_lora.py."""
+"""zoo.save_lora / zoo.load_lora against peft (0.21) on random tiny transformers models of every family with a
+transformers counterpart (fp32, max abs logit difference <= 1e-4): our adapters loaded by
+peft.PeftModel.from_pretrained over the transformers model, peft's adapters (get_peft_model, random lora_B)
+loaded into ours, both ways through GPT-2's fused c_attn; merged equals unmerged; and the errors. The core
+layer's math is tests/zoo/test_lora.py."""
 import copy
 import json
 import os
@@ -18,8 +19,12 @@ from backbones.lora import LoRAError
 from tests.helpers import randomize
 from tests.llava_cases import batch, hf_llava_model
 from tests.zoo.test_marian import hf_marian, padded_source
+from tests.zoo.test_parity_ast import hf_config as ast_config
+from tests.zoo.test_parity_ast import spectrogram
 from tests.zoo.test_parity_audio import hf_ref as whisper_ref
 from tests.zoo.test_parity_audio import inputs as whisper_inputs
+from tests.zoo.test_parity_clip import hf_vision
+from tests.zoo.test_parity_clip import pixels as clip_pixels
 from tests.zoo.test_parity_text import bert_ref, gpt2_ref, ids, llama_ref
 from tests.zoo.test_parity_vision import hf_config as vit_config
 from tests.zoo.test_parity_vision import pixels
@@ -34,11 +39,13 @@ ATOL = 1e-4
 
 @dataclass(frozen=True)
 class Case:
-    """A family's tiny transformers model and inputs: ours takes them positionally, transformers by `names`."""
+    """A family's tiny transformers model and inputs: ours takes them positionally, transformers by `names` and
+    answers ours in its `output`."""
     build: Callable[[], torch.nn.Module]
     inputs: Callable[[], tuple]
     names: tuple[str, ...]
     peft_targets: list[str] | str  # what a peft user would name: a subset of the attention projections
+    output: str = "logits"
 
 
 CASES = {
@@ -53,12 +60,15 @@ CASES = {
                   ("input_ids", "pixel_values", "attention_mask"), r".*language_model.*\.(q|v)_proj"),
     "marian": Case(hf_marian, lambda: (*padded_source(), ids(90, b=3, t=6)),
                    ("input_ids", "attention_mask", "decoder_input_ids"), ["q_proj", "out_proj"]),
+    "ast": Case(lambda: randomize(transformers.ASTForAudioClassification(ast_config())), lambda: (spectrogram(),),
+                ("input_values",), ["q_proj", "v_proj"]),
+    "clip": Case(hf_vision, lambda: (clip_pixels(),), ("pixel_values",), ["k_proj", "out_proj"], "pooler_output"),
 }
 
 
 def hf_logits(model, case, inputs):
     with torch.no_grad():
-        return model(**dict(zip(case.names, inputs))).logits
+        return getattr(model(**dict(zip(case.names, inputs))), case.output)
 
 
 def our_logits(model, inputs):
@@ -153,6 +163,8 @@ def test_rank_and_alpha_patterns_rslora_dropout_and_bin_weights(tmp_path):
     assert layers["transformer.blocks.0.attn.v_proj"].lora_r == 2
     assert layers["transformer.blocks.1.attn.q_proj"].lora_scaling == pytest.approx(32 / 2)
     assert layers["transformer.blocks.0.ffn.down"].lora_dropout == 0.1
+    trainable = {name for name, p in ours.named_parameters() if p.requires_grad}  # every group's adapters
+    assert trainable == {f"{name}.lora_{which}" for name in layers for which in "AB"}
     assert_close(our_logits(ours, inputs), hf_logits(model, case, inputs))
     zoo.save_lora(ours, tmp_path / "again")  # and out again: the same patterns
     config = json.loads((tmp_path / "again" / CONFIG_NAME).read_text())
@@ -176,7 +188,7 @@ def test_classifier_in_modules_to_save(cls, tmp_path):
     model.save_pretrained(tmp_path)
     want = hf_logits(model, case, inputs)
     ours = zoo.load_lora(zoo.from_hf(ref), tmp_path)
-    assert ours.lora_modules_to_save == ("head.fc",)
+    assert ours.lora_modules_to_save == ("head.fc",) and ours.head.fc.weight.requires_grad
     assert_close(our_logits(ours, inputs), want)
     zoo.save_lora(ours, tmp_path / "again")
     assert json.loads((tmp_path / "again" / CONFIG_NAME).read_text())["modules_to_save"] == ["classifier"]

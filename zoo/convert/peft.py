@@ -446,14 +446,18 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
     for name, _, _, r, alpha in plans:
         groups.setdefault((r, alpha), []).append(name)
     for index, ((r, alpha), names) in enumerate(groups.items()):
+        last = index == len(groups) - 1
         add_lora(model, r, alpha, config.get("lora_dropout", 0.0), names, use_rslora=bool(config.get("use_rslora")),
-                 modules_to_save=keep if index == 0 and keep else None)
+                 modules_to_save=keep if last and keep else None)
     state = model.state_dict()
     with torch.no_grad():
         for name, A, B, _, _ in plans:
             layer = model.get_submodule(name)
             layer.lora_A.copy_(A)
             layer.lora_B.copy_(B)
+            # each add_lora call freezes all but its own targets: the earlier groups' adapters train too
+            layer.lora_A.requires_grad_(True)
+            layer.lora_B.requires_grad_(True)
         for key, ours in mapped.items():
             state[ours].copy_(base[key])
     return model
