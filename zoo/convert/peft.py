@@ -70,6 +70,7 @@ _VARIANTS = {"use_dora": "DoRA (weight-decomposed LoRA)", "use_qalora": "QALoRA"
              "kasa_config": "KaSA", "velora_config": "VeLoRA", "monteclora_config": "MonteCLoRA"}
 # init_lora_weights values that also rewrite the base weight (peft's LoraLayer.update_layer): a base we do not have.
 _BASE_REWRITING_INITS = ("pissa", "corda", "olora", "loftq", "lora_ga")
+UNUSED = ""  # Layout.ours: a tensor transformers has and our model does not build, as it never runs it
 
 
 @dataclass(frozen=True)
@@ -126,9 +127,6 @@ class Layout:
         return None
 
 
-UNUSED = ""  # Layout.ours: a tensor transformers runs and our model does not build
-
-
 class _OwnNames(KeyMap):
     """Our names as they are: the Part of an adapter peft made on a zoo model itself."""
 
@@ -162,10 +160,6 @@ _LLAVA = (Part(hf_clip._RENAME, "vision_tower.", "vision_tower.", unused=_tower_
           Part(hf_llama._RENAME, "language_model.", "language_model.", heads=("lm_head",)))
 
 
-def _classes(config: Any) -> int:
-    return getattr(config, "num_classes", 0)
-
-
 # family -> the transformers classes it converts from; the first whose `fits` holds is the default.
 LAYOUTS: dict[str, tuple[Layout, ...]] = {
     "gpt": (Layout("GPT2LMHeadModel", "transformer.", (Part(hf_gpt2._RENAME, heads=("lm_head",)),), "CAUSAL_LM",
@@ -178,10 +172,10 @@ LAYOUTS: dict[str, tuple[Layout, ...]] = {
                     fits=lambda c: c.head == "classifier" and c.num_classes > 0),
              Layout("BertModel", "", (Part(_BERT),))),
     "vit": (Layout("ViTForImageClassification", "vit.", (Part(hf_vit._RENAME, heads=("classifier",)),),
-                   fits=lambda c: _classes(c) > 0),
+                   fits=lambda c: c.num_classes > 0),
             Layout("ViTModel", "", (Part(hf_vit._RENAME),))),
     "ast": (Layout("ASTForAudioClassification", "audio_spectrogram_transformer.",
-                   (Part(hf_ast._RENAME, heads=("classifier",)),), fits=lambda c: _classes(c) > 0 or c.head_norm),
+                   (Part(hf_ast._RENAME, heads=("classifier",)),), fits=lambda c: c.num_classes > 0 or c.head_norm),
             Layout("ASTModel", "", (Part(hf_ast._RENAME),))),
     "clip": (Layout("CLIPVisionModel", "", (Part(hf_clip._RENAME),)),),
     "whisper": (Layout("WhisperForConditionalGeneration", "model.", (Part(hf_whisper._RENAME, heads=("proj_out",)),)),
@@ -318,10 +312,9 @@ def _fuse(model: nn.Module, parts: dict[int, str], rslora: bool) -> _Adapter:
     B = first.lora_B.new_zeros(sum(sizes), rank)  # (3 * out, sum of ranks): block-diagonal
     column = 0
     for index, layer in zip(sorted(parts), layers):
-        row = sum(sizes[:index])
-        with torch.no_grad():  # each block carries its own scaling relative to the fused layer's (first's)
-            B[row:row + sizes[index], column:column + layer.lora_r] = layer.lora_B * (layer.lora_scaling
-                                                                                      / first.lora_scaling)
+        row, scale = sum(sizes[:index]), layer.lora_scaling / first.lora_scaling  # under the fused (first's) scaling
+        with torch.no_grad():
+            B[row:row + sizes[index], column:column + layer.lora_r] = layer.lora_B * scale
         column += layer.lora_r
     alpha = first.lora_scaling * (math.sqrt(rank) if rslora else rank)  # the fused layer's scaling is first's
     return _Adapter(torch.cat([layer.lora_A for layer in layers]), B, rank, alpha)
