@@ -41,6 +41,7 @@ from torch import nn
 
 from backbones.lora import LORA_PARAMETERS
 from zoo.convert import load_directory
+from zoo.convert.peft import load_lora, save_lora
 from zoo.io import CheckpointMismatchError, atomic_write_text, check_state_dict, read_json
 from zoo.lora import adapted_layers, add_lora, lora_settings, merge_lora
 from zoo.quantize import apply_quantization_config, quantization_config, quantize
@@ -234,8 +235,6 @@ def save_model(model: nn.Module, directory: str | os.PathLike[str]) -> Path:
     reference = base_reference(model)
     if reference is None:
         return model.save_pretrained(directory)
-    from zoo.convert.peft import save_lora
-
     directory = Path(directory)
     save_lora(model, directory, base_model_name_or_path=reference.path)
     atomic_write_text(directory / BASE_NAME, json.dumps(reference.to_dict(), indent=2) + "\n")
@@ -254,8 +253,6 @@ def load_trained(directory: str | os.PathLike[str], *, merge: bool = False) -> n
     record = directory / BASE_NAME
     if not record.is_file():
         return load_directory(directory)
-    from zoo.convert.peft import load_lora
-
     reference = BaseReference.from_dict(read_json(record), repr(str(record)))
     base_dir = Path(reference.path) if Path(reference.path).is_absolute() else directory / reference.path
     model = load_trained(base_dir, merge=True)
