@@ -37,7 +37,8 @@ def add_lora(model: nn.Module, r: int = 8, alpha: float = 16, dropout: float = 0
     adapters scaled by alpha / r (alpha / sqrt(r) with use_rslora), in place; returns `model`.
 
     modules_to_save: modules (globs, e.g. a new classification head) that stay trainable in full; save_lora writes
-    them beside the adapters, as peft's modules_to_save. Raises LoRAError for r < 1, patterns that match no Linear
+    them beside the adapters, as peft's modules_to_save. A second call adds more adapters; the earlier ones (and
+    their saved modules) stay trainable. Raises LoRAError for r < 1, patterns that match no Linear
     (naming the ones there are), or a layer that already has an adapter."""
     check_rank(r)
     if not isinstance(model, nn.Module):
@@ -53,13 +54,14 @@ def add_lora(model: nn.Module, r: int = 8, alpha: float = 16, dropout: float = 0
                             "(an inference-packed model: pack_for_inference(model, enabled=False) first)")
     model.requires_grad_(False)
     for name in targets:
-        layer = adapt(model.get_submodule(name), r, alpha, dropout, use_rslora=use_rslora)
-        replace_module(model, name, layer)
+        replace_module(model, name, adapt(model.get_submodule(name), r, alpha, dropout, use_rslora=use_rslora))
+    # What trains: every adapter and saved module, this call's and an earlier call's alike.
+    model.lora_modules_to_save = tuple(sorted(set(getattr(model, "lora_modules_to_save", ())) | set(saved)))
+    for layer in adapted_layers(model).values():
         layer.lora_A.requires_grad_(True)
         layer.lora_B.requires_grad_(True)
-    for name in saved:
+    for name in model.lora_modules_to_save:
         model.get_submodule(name).requires_grad_(True)
-    model.lora_modules_to_save = tuple(sorted(set(getattr(model, "lora_modules_to_save", ())) | set(saved)))
     return model
 
 

@@ -96,6 +96,8 @@ def test_only_v_of_one_layer_and_rank_patterns_read_back():
     zoo.add_lora(model, r=4, alpha=8, target_modules="transformer.blocks.1.attn.v_proj")
     zoo.add_lora(model, r=2, alpha=8, target_modules="transformer.blocks.0.attn.q_proj")
     settings = lora_settings(model)
+    assert {n for n, p in model.named_parameters() if p.requires_grad} == {
+        f"transformer.blocks.{n}.lora_{m}" for n in ("0.attn.q_proj", "1.attn.v_proj") for m in "AB"}  # both train
     assert settings["targets"] == ["transformer.blocks.0.attn.q_proj", "transformer.blocks.1.attn.v_proj"]
     assert len(set(settings["rank_pattern"].values())) == 1 and len(settings["rank_pattern"]) == 1
 

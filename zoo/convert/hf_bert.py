@@ -66,8 +66,11 @@ _BLOCK = {"attention.self.query": "attn.q_proj", "attention.self.key": "attn.k_p
           "output.dense": "ffn.fc2", "output.LayerNorm": "norm2"}
 
 
+_RENAME = key_map(_TOP, r"encoder\.layer", _BLOCK, prefix=_PREFIX)
+# A pooler in an MLM checkpoint (BertForPreTraining-style) has no place in ours.
+_RENAME_MLM = key_map({**_TOP, **{k: None for k in _TOP if k.startswith("pooler.")}}, r"encoder\.layer", _BLOCK,
+                      prefix=_PREFIX)
+
+
 def convert_state_dict(state: dict[str, torch.Tensor], config: BertConfig, source: str) -> dict[str, torch.Tensor]:
-    top = _TOP
-    if config.head == "mlm":  # a pooler in an MLM checkpoint (BertForPreTraining-style) has no place in ours
-        top = {**_TOP, **{k: None for k in _TOP if k.startswith("pooler.")}}
-    return rename_all(state, key_map(top, r"encoder\.layer", _BLOCK, prefix=_PREFIX), source)
+    return rename_all(state, _RENAME_MLM if config.head == "mlm" else _RENAME, source)

@@ -73,15 +73,19 @@ def _split(state: dict[str, torch.Tensor], source: str) -> dict[str, dict[str, t
     return parts
 
 
+def tower_unused(config: LlavaConfig, key: str) -> bool:
+    """Whether the vision tower's tensor `key` (our name inside the tower) is one our LLaVA does not build: its
+    post_layernorm (`head.`) and the blocks after the feature layer, which never run."""
+    block = re.match(r"transformer\.blocks\.(\d+)\.", key)
+    kept = blocks_to_run(config.vision.vision_feature_layer, config.vision.depth)
+    return key.startswith("head.") or (block is not None and int(block.group(1)) >= kept)
+
+
 def convert_state_dict(state: dict[str, torch.Tensor], config: LlavaConfig, source: str) -> dict[str, torch.Tensor]:
     parts = _split(state, source)
-    ours = {}
-    kept = blocks_to_run(config.vision.vision_feature_layer, config.vision.depth)
-    for key, value in hf_clip.convert_state_dict(parts["vision"], config.vision, source).items():
-        block = re.match(r"transformer\.blocks\.(\d+)\.", key)
-        if key.startswith("head.") or (block and int(block.group(1)) >= kept):
-            continue  # post_layernorm and the blocks after the feature layer: never run
-        ours[f"vision_tower.{key}"] = value
+    ours = {f"vision_tower.{key}": value
+            for key, value in hf_clip.convert_state_dict(parts["vision"], config.vision, source).items()
+            if not tower_unused(config, key)}
     unknown = sorted(set(parts["projector"]) - set(_PROJECTOR))
     if unknown:
         raise ValueError(f"{source}: {len(unknown)} projector parameter(s) this converter does not know: {unknown}")

@@ -50,9 +50,8 @@ from torch import nn
 
 from backbones.lora import LoRAError, LowRankAdapter
 from backbones.quantized import QuantizedLinear
-from zoo.clip import blocks_to_run
 from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_marian, hf_vit, hf_whisper
-from zoo.convert.common import QKV, KeyMap, fused_qkv_part, key_map
+from zoo.convert.common import QKV, KeyMap, fused_qkv_part
 from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, load_torch_checkpoint, read_json
 from zoo.lora import adapted_layers, add_lora, lora_settings
 from zoo.pretrained import read_safetensors
@@ -147,15 +146,7 @@ def _under(name: str, modules: tuple[str, ...]) -> bool:
     return any(name == m or name.startswith(m + ".") for m in modules)
 
 
-def _tower_unused(config: Any, key: str) -> bool:
-    # hf_llava's rule: the tower's blocks past the feature layer and its post_layernorm (`head.`) are not built
-    block = re.match(r"transformer\.blocks\.(\d+)\.", key)
-    kept = blocks_to_run(config.vision.vision_feature_layer, config.vision.depth)
-    return key.startswith("head.") or (block is not None and int(block.group(1)) >= kept)
-
-
-_BERT = key_map(hf_bert._TOP, r"encoder\.layer", hf_bert._BLOCK, prefix=hf_bert._PREFIX)  # hf_bert builds it so
-_LLAVA = (Part(hf_clip._RENAME, "vision_tower.", "vision_tower.", unused=_tower_unused),
+_LLAVA = (Part(hf_clip._RENAME, "vision_tower.", "vision_tower.", unused=hf_llava.tower_unused),
           Part(KeyMap(hf_llava._PROJECTOR, {}, {}), "projector.", "multi_modal_projector."),
           Part(hf_llama._RENAME, "language_model.", "language_model.", heads=("lm_head",)))
 
@@ -167,10 +158,11 @@ LAYOUTS: dict[str, tuple[Layout, ...]] = {
             Layout("GPT2Model", "", (Part(hf_gpt2._RENAME),), fan_in_fan_out=True)),
     "llama": (Layout("LlamaForCausalLM", "model.", (Part(hf_llama._RENAME, heads=("lm_head",)),), "CAUSAL_LM"),
               Layout("LlamaModel", "", (Part(hf_llama._RENAME),))),
-    "bert": (Layout("BertForMaskedLM", "bert.", (Part(_BERT, heads=("cls",)),), fits=lambda c: c.head == "mlm"),
-             Layout("BertForSequenceClassification", "bert.", (Part(_BERT, heads=("classifier",)),),
+    "bert": (Layout("BertForMaskedLM", "bert.", (Part(hf_bert._RENAME, heads=("cls",)),),
+                    fits=lambda c: c.head == "mlm"),
+             Layout("BertForSequenceClassification", "bert.", (Part(hf_bert._RENAME, heads=("classifier",)),),
                     fits=lambda c: c.head == "classifier" and c.num_classes > 0),
-             Layout("BertModel", "", (Part(_BERT),))),
+             Layout("BertModel", "", (Part(hf_bert._RENAME),))),
     "vit": (Layout("ViTForImageClassification", "vit.", (Part(hf_vit._RENAME, heads=("classifier",)),),
                    fits=lambda c: c.num_classes > 0),
             Layout("ViTModel", "", (Part(hf_vit._RENAME),))),
@@ -448,9 +440,6 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
             layer = model.get_submodule(name)
             layer.lora_A.copy_(A)
             layer.lora_B.copy_(B)
-            # each add_lora call freezes all but its own targets: the earlier groups' adapters train too
-            layer.lora_A.requires_grad_(True)
-            layer.lora_B.requires_grad_(True)
         for key, ours in mapped.items():
             state[ours].copy_(base[key])
     return model
