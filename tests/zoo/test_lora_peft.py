@@ -197,7 +197,8 @@ def test_classifier_in_modules_to_save(cls, tmp_path):
 
 def test_fused_c_attn_both_ways(tmp_path):
     """GPT-2: q and v only (B zero for k's rows), q/k/v of different ranks (block-diagonal, alpha keeping each
-    scaling); peft's c_attn adapter read in is written back as one c_attn adapter of its rank."""
+    scaling), read back at their own ranks; peft's c_attn adapter read in is written back as one c_attn adapter of its
+    rank."""
     case = CASES["gpt2"]
     ref, inputs = case.build(), case.inputs()
     ours = zoo.add_lora(zoo.from_hf(ref), r=2, alpha=3, target_modules=["q_proj", "v_proj"])
@@ -208,6 +209,10 @@ def test_fused_c_attn_both_ways(tmp_path):
     assert config["target_modules"] == ["c_attn"] and config["rank_pattern"] == {}
     assert config["r"] == 9 and config["lora_alpha"] == pytest.approx(3 / 2 * 9)
     assert_close(hf_logits(peft_load(ref, tmp_path / "mixed"), case, inputs), our_logits(ours, inputs))
+    back = adapted_layers(zoo.load_lora(zoo.from_hf(ref), tmp_path / "mixed"))  # each projection at its own rank
+    assert {n: m.lora_r for n, m in back.items()} == {n: m.lora_r for n, m in adapted_layers(ours).items()}
+    for name, layer in adapted_layers(ours).items():  # (k's B is stored under q's scaling: the same s B A)
+        assert_close(back[name].delta_weight(), layer.delta_weight())
 
     want = hf_logits(peft_adapter(ref, tmp_path / "peft", r=4, lora_alpha=8, target_modules=["c_attn"]), case,
                      inputs)

@@ -418,7 +418,8 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
             continue
         targets = _layers_of(ours.removesuffix(".weight"), layers)
         r, alpha = _rank_and_alpha(config, foreign)
-        plans += _plan(foreign, pair["A"], pair["B"], [layers[t] for t in targets], targets, r, alpha, source)
+        plans += _plan(foreign, pair["A"], pair["B"], [layers[t] for t in targets], targets, r, alpha,
+                       bool(config.get("use_rslora")), source)
     if unknown:
         raise LoRAError(f"{source}: adapters of {len(unknown)} module(s) that {type(model).__name__} does not have: "
                         f"{unknown[:8]}; its layers as transformers' {layouts[0].name} names them are like "
@@ -512,7 +513,7 @@ def _rank_and_alpha(config: dict[str, Any], foreign: str) -> tuple[int, float]:
 
 
 def _plan(foreign: str, A: torch.Tensor, B: torch.Tensor, layers: list[nn.Module], names: list[str], r: int,
-          alpha: float, source: str) -> list[tuple[str, torch.Tensor, torch.Tensor, int, float]]:
+          alpha: float, rslora: bool, source: str) -> list[tuple[str, torch.Tensor, torch.Tensor, int, float]]:
     """(our layer, A, its rows of B, r, alpha) for each of `layers` an adapter of `foreign` goes to, its shapes
     checked against theirs and against the config's rank."""
     sizes = [layer.out_features for layer in layers]
@@ -522,7 +523,21 @@ def _plan(foreign: str, A: torch.Tensor, B: torch.Tensor, layers: list[nn.Module
             raise LoRAError(f"{source}: {PEFT_PREFIX}{foreign}.{which}.weight has shape {tuple(tensor.shape)}, "
                             f"expected {expected[which]} (rank {r} from the config's r / rank_pattern; the layer's "
                             f"{'input' if which == 'lora_A' else 'output'} features from our {names[0]!r})")
-    return [(name, A, rows, r, alpha) for name, rows in zip(names, B.split(sizes))]
+    if len(layers) == 1:
+        return [(names[0], A, B, r, alpha)]
+    # A fused layer's adapter (GPT-2's c_attn) split over q, k and v: each keeps the ranks whose columns of its rows
+    # of B are not all zero, under the same scaling, so the block-diagonal adapter save_lora writes for separate
+    # q/k/v adapters comes back as they were, not as three of its full rank (an all-zero slice keeps every rank).
+    scaling = alpha / math.sqrt(r) if rslora else alpha / r
+    plans = []
+    for name, rows in zip(names, B.split(sizes)):
+        used = rows.abs().sum(0) > 0  # (r,)
+        if not bool(used.any()) or bool(used.all()):
+            plans.append((name, A, rows, r, alpha))
+            continue
+        rank = int(used.sum())
+        plans.append((name, A[used], rows[:, used], rank, _number(scaling * (math.sqrt(rank) if rslora else rank))))
+    return plans
 
 
 def _base_tensors(model: nn.Module, layouts: tuple[Layout, ...], base: dict[str, torch.Tensor],
