@@ -144,9 +144,13 @@ def asr(out: Path) -> None:
 
 
 def multimodal(out: Path) -> None:
-    train_multimodal.main(["--stage", "1", "--scenes", "20", "--eval-scenes", "2", "--batch-size", "8",
-                           "--vocab-size", "300", "--warmup", "1", "--no-progress", "--threads", "1", "--steps", "2",
-                           "--eval-every", "0", "--lora", "2", "--out", str(out)])
+    common = ["--scenes", "20", "--eval-scenes", "2", "--batch-size", "8", "--warmup", "1", "--no-progress",
+              "--threads", "1", "--steps", "2", "--eval-every", "0", "--lora", "2"]
+    stage1 = out.parent / "stage1"
+    train_multimodal.main(["--stage", "1", "--vocab-size", "300", *common, "--out", str(stage1)])
+    # stage 2 starts from stage 1's base with its adapters merged, and trains adapters of its own
+    train_multimodal.main(["--stage", "2", "--init", str(stage1), *common, "--out", str(out)])
+    assert json.loads((out / "model" / BASE_NAME).read_text())["path"] == str((stage1 / "model").resolve())
 
 
 def translation(out: Path, tmp_path: Path) -> None:
@@ -157,7 +161,9 @@ def translation(out: Path, tmp_path: Path) -> None:
             lines = (PARALLEL_EXTRACT / f"{split}.{language}").read_text(encoding="utf-8").splitlines()
             (data / f"{split}.{language}").write_text("\n".join(lines[:200 if split == "train" else 3]) + "\n")
     train_translation.main(["--data", str(data), "--steps", "2", "--eval-every", "0", "--beam-size", "1", *MT,
-                            "--lora", "2", "--out", str(out)])
+                            "--save-every", "1", "--keep-last", "2", "--average", "2", "--lora", "2",
+                            "--out", str(out)])  # the mean of two LoRA checkpoints: their adapters
+    assert json.loads((out / "summary.json").read_text())["averaged"] == ["checkpoint-00000001.pt", "checkpoint.pt"]
 
 
 @pytest.mark.parametrize("script", [keywords, asr, multimodal, translation])
@@ -165,14 +171,14 @@ def test_every_script_trains_adapters_and_saves_them_beside_its_base(script, tmp
     out = tmp_path / "run"
     script(out, tmp_path) if script is translation else script(out)
     model = load_trained(out / "model")
-    assert adapted_layers(model) and model.lora_base.path == "base"
+    assert adapted_layers(model) and (model.lora_base.path == "base") == (script is not multimodal)
     ckpt = load_torch_checkpoint(out / "checkpoint.pt")
     assert ckpt["lora_base"]["sha256"] == frozen_sha256(model) == model.lora_base.sha256
     trained = {name for name, p in model.named_parameters() if p.requires_grad}
     # asr trains a CTC head beside the Whisper (WithCTC: the Whisper under "model."), which model/ leaves out
     assert {k.removeprefix("model.") for k in ckpt["model"] if not k.startswith("ctc.")} == trained
     assert len(ckpt["model"]) < len(model.state_dict()) / 2
-    shutil.rmtree(out / "model" / "base")
+    shutil.rmtree((tmp_path / "stage1" if script is multimodal else out) / "model" / "base")  # the first base
     with pytest.raises(FileNotFoundError):
         load_trained(out / "model")
 

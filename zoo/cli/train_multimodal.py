@@ -74,7 +74,7 @@ from zoo.llava import Llava
 from zoo.training import is_main_process, train
 from zoo.training.batches import LOSS_WEIGHT
 from zoo.training.cli import add_training_arguments, reusable_for, start_run, with_lora
-from zoo.training.lora import load_trained, save_model
+from zoo.training.lora import BASE_NAME, load_trained, save_model
 from zoo.training.provenance import remake
 from zoo.training.tasks import held_out_loss
 
@@ -144,8 +144,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def model_dir(directory: str | Path) -> Path:
-    directory = Path(directory)
-    return directory / "model" if (directory / "model" / "config.json").is_file() else directory
+    """A run's model/ (a whole model, or a --lora run's adapter), given the run's directory or model/ itself."""
+    inner = Path(directory) / "model"
+    return inner if any((inner / name).is_file() for name in ("config.json", BASE_NAME)) else Path(directory)
 
 
 def tower_from_vit(config, vit_dir: str) -> tuple[Llava, dict]:
