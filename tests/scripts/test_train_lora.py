@@ -120,6 +120,7 @@ def test_lora_options_out_of_range_are_usage_errors(corpus, tmp_path):  # noqa: 
                            (["--lora", "2", "--lora-targets", "nothing_here"], "match no Linear layer")):
         with pytest.raises(UsageError, match=message):
             train_text.main([*text, *extra])
+    assert not (tmp_path / "run" / "model").exists()  # the targets were refused before the fresh base was written
 
 
 def test_two_ddp_processes_log_one_process_losses(tmp_path):

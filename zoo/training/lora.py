@@ -101,17 +101,17 @@ def prepare_lora(model: nn.Module, lora: LoRAConfig, base: str | os.PathLike[str
     model_dir/base/ first. new_head: the script reset the classifier head to this many classes: "head" trains
     in full and loading resets it again. default_targets: the script's targets where lora.targets is None."""
     modules_to_save = [*modules_to_save, *(["head"] if new_head is not None else [])]
-    if base is None:
-        if is_main_process():
-            model.save_pretrained(model_dir / FRESH_BASE)
-        path = FRESH_BASE
-    else:
-        path = str(Path(base).resolve())
+    # A fresh base is written once the adapters are in place (a target that matches nothing leaves no base/ behind),
+    # from a copy taken before they were: the plain weights, not quantised.
+    fresh = copy.deepcopy(model) if base is None and is_main_process() else None
     if lora.base_quantize is not None:
         quantize(model, lora.base_quantize, modules=_frozen_linears(model, modules_to_save))
     targets = lora.targets if lora.targets is not None else default_targets
     add_lora(model, lora.r, lora.alpha, lora.dropout, list(targets) if targets is not None else None,
              modules_to_save=modules_to_save or None)
+    if fresh is not None:
+        fresh.save_pretrained(model_dir / FRESH_BASE)
+    path = FRESH_BASE if base is None else str(Path(base).resolve())
     model.lora_base = BaseReference(path, frozen_sha256(model), quantization_config(model), new_head)
     return model
 
