@@ -309,6 +309,10 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
     def per_model(section):
         return lambda: [row for model in config.models for row in section.run(model, config)]
 
+    def configured(name, section, make):  # a section with a config of its own, made from args when it runs
+        return (lambda: section.run(configs.setdefault(name, make(args))),
+                lambda result: section.report(result, configs[name]))
+
     return {
         "ceilings": (lambda: ceilings.run(quick=args.quick), ceilings.tables),
         "models": (models_run, lambda rows: models.report(rows, configs["models"])),
@@ -325,16 +329,11 @@ def section_steps(args: argparse.Namespace, config: ModelBench, results: dict,
         "speculative": (lambda: merged_speculative(args, generation_config(args), results, command),
                         speculative.report),
         "whisper": (whisper_run, lambda result: whisper_bench.report(result, configs["whisper"])),
-        "whisper_long": (lambda: whisper_long.run(configs.setdefault("whisper_long", whisper_long.WhisperLongBench
-                                                                       .from_args(args))),
-                         lambda result: whisper_long.report(result, configs["whisper_long"])),
-        "translation": (lambda: translation.run(configs.setdefault("translation", TranslationBench.from_args(args))),
-                        lambda result: translation.report(result, configs["translation"])),
+        "whisper_long": configured("whisper_long", whisper_long, whisper_long.WhisperLongBench.from_args),
+        "translation": configured("translation", translation, TranslationBench.from_args),
         "quantized_accuracy": (lambda: quantized_accuracy.run(quick=args.quick), quantized_accuracy.report),
-        "serving": (lambda: serving.run(configs.setdefault("serving", ServingBench.from_args(args))),
-                    lambda result: serving.report(result, configs["serving"])),
-        "lora": (lambda: lora.run(configs.setdefault("lora", lora.LoRABench.from_args(args))),
-                 lambda result: lora.report(result, configs["lora"])),
+        "serving": configured("serving", serving, ServingBench.from_args),
+        "lora": configured("lora", lora, lora.LoRABench.from_args),
         "scale": (lambda: scale_bench.run(quick=args.quick), scale_bench.report),
     }
 

@@ -23,6 +23,7 @@ from tests.scripts.test_train_translation import TINY as MT
 from tests.scripts.test_train_vision import digits_test_set
 from zoo.cli import train_multimodal, train_text, train_translation
 from zoo.cli.common import UsageError
+from zoo.cli.models import load_model
 from zoo.io import CheckpointMismatchError, load_torch_checkpoint
 from zoo.lora import adapted_layers
 from zoo.training.lora import BASE_NAME, LoRAConfig, frozen_sha256, load_trained, prepare_lora
@@ -59,8 +60,11 @@ def test_a_text_lora_run_saves_its_adapter_and_loads_back_as_the_model_it_scored
     plain = load_trained(model_dir, merge=True)  # what --init takes: the adapters folded in
     assert not adapted_layers(plain)
     ids = torch.tensor([[5, 6, 7, 8]])
+    cli = load_model(str(model_dir))  # every command's --model (generate, chat, serve): merged too
+    assert not adapted_layers(cli)
     with torch.no_grad():
         torch.testing.assert_close(plain.eval()(ids), model(ids), rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(cli(ids), model(ids), rtol=1e-4, atol=1e-5)
 
     train_text.main(["--model", "gpt_tiny", "--data", str(corpus), "--out", str(out), "--lora", "4", "--resume",
                      "--steps", "6", *TINY[2:]])

@@ -9,6 +9,7 @@ import torch
 import zoo
 from tests.helpers import load_script
 from zoo.cli import transcribe as script
+from zoo.cli.models import load_run_directory
 from zoo.generation.transcribe_options import fallback_temperatures
 from zoo.generation.transcripts import FORMATS, render
 
@@ -66,7 +67,7 @@ def test_model_dispatch(tmp_path, monkeypatch):
     assert script.model_kind("whisper_tiny") == "preset"
     assert script.model_kind(str(tmp_path / "hf")) == "directory"
     assert script.model_kind(str(checkpoint)) == "whisper"
-    assert script.LOADERS["directory"] is zoo.load_directory and script.LOADERS["whisper"] is zoo.from_whisper
+    assert script.LOADERS["directory"] is load_run_directory and script.LOADERS["whisper"] is zoo.from_whisper
     calls = []
     for kind in script.LOADERS:
         monkeypatch.setitem(script.LOADERS, kind, lambda source, kind=kind: calls.append((kind, source))

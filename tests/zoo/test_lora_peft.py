@@ -211,6 +211,9 @@ def test_fused_c_attn_both_ways(tmp_path):
     assert_close(hf_logits(peft_load(ref, tmp_path / "mixed"), case, inputs), our_logits(ours, inputs))
     back = adapted_layers(zoo.load_lora(zoo.from_hf(ref), tmp_path / "mixed"))  # each projection at its own rank
     assert {n: m.lora_r for n, m in back.items()} == {n: m.lora_r for n, m in adapted_layers(ours).items()}
+    only_qv = zoo.add_lora(zoo.from_hf(ref), r=2, target_modules=["q_proj", "v_proj"])
+    zoo.save_lora(randomize_lora_B(only_qv), tmp_path / "qv")
+    assert sorted(adapted_layers(zoo.load_lora(zoo.from_hf(ref), tmp_path / "qv"))) == sorted(adapted_layers(only_qv))
     for name, layer in adapted_layers(ours).items():  # (k's B is stored under q's scaling: the same s B A)
         assert_close(back[name].delta_weight(), layer.delta_weight())
 

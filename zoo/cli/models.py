@@ -2,7 +2,8 @@
 
     preset name        zoo.create_model (random weights: for trying the plumbing)
     directory          zoo.load_directory: our save_pretrained, an HF one (config.json), a CTranslate2 /
-                       faster-whisper one (model.bin)
+                       faster-whisper one (model.bin); a LoRA run's model/ (lora_base.json): its base with the
+                       adapter, merged into a float base (zoo.training.lora.load_trained)
     .pt file           zoo.from_whisper: an openai-whisper checkpoint
 
 Anything else (a path that does not exist, a hub id such as "openai/whisper-base": nothing is downloaded
@@ -21,6 +22,9 @@ from torch import nn
 import zoo
 from zoo.cli.common import UsageError
 from zoo.io import loading
+from zoo.lora import adapted_layers, merge_lora
+from zoo.quantize import quantization_config
+from zoo.training.lora import load_trained
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")  # owner/name, as the HF hub spells a repository
 
@@ -31,7 +35,17 @@ def create_preset(name: str) -> nn.Module:
     return zoo.create_model(name)
 
 
-LOADERS = {"preset": create_preset, "directory": zoo.load_directory, "whisper": zoo.from_whisper}
+def load_run_directory(source: str) -> nn.Module:
+    """zoo.load_directory's model, or a LoRA run's: merged where the base is float (one product a layer, as packing
+    and compiled steps want it); over a quantised base the adapters stay apart (merging would round the sum to the
+    base's levels)."""
+    model = load_trained(source)
+    if adapted_layers(model) and quantization_config(model) is None:
+        merge_lora(model)
+    return model
+
+
+LOADERS = {"preset": create_preset, "directory": load_run_directory, "whisper": zoo.from_whisper}
 
 
 def expected(families: Sequence[str] | None) -> str:

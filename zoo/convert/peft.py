@@ -393,17 +393,7 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
     tensors = {key.removeprefix(PEFT_PREFIX): value for key, value in _read_weights(directory).items()}
     layouts = (layout_for(model), ZOO)
     layers = dict(model.named_modules())
-    pairs: dict[str, dict[str, torch.Tensor]] = {}
-    base: dict[str, torch.Tensor] = {}
-    for key, value in tensors.items():
-        m = re.fullmatch(r"(.+)\.lora_([AB])\.weight", key)
-        if m is not None:
-            pairs.setdefault(m.group(1), {})[m.group(2)] = value
-        elif ".lora_" in key:
-            raise LoRAError(f"{source}: {key!r} is a LoRA tensor zoo does not implement (embedding LoRA, DoRA "
-                            "magnitude, ...); expected lora_A.weight and lora_B.weight of Linear layers")
-        else:
-            base[key] = value
+    pairs, base = _adapters_and_base(tensors, source)
     plans, unknown = [], []  # plans: (our layer name, A, B rows, r, alpha)
     for foreign, pair in pairs.items():
         if len(pair) == 1:
@@ -444,6 +434,24 @@ def load_lora(model: nn.Module, directory: str | os.PathLike[str]) -> nn.Module:
         for key, ours in mapped.items():
             state[ours].copy_(base[key])
     return model
+
+
+def _adapters_and_base(tensors: dict[str, torch.Tensor], source: str
+                       ) -> tuple[dict[str, dict[str, torch.Tensor]], dict[str, torch.Tensor]]:
+    """An adapter file's tensors (peft's prefix removed) -> ({module: {"A": lora_A, "B": lora_B}}, the others:
+    modules_to_save and base tensors); LoRAError for LoRA tensors of a kind zoo does not implement."""
+    pairs: dict[str, dict[str, torch.Tensor]] = {}
+    base: dict[str, torch.Tensor] = {}
+    for key, value in tensors.items():
+        m = re.fullmatch(r"(.+)\.lora_([AB])\.weight", key)
+        if m is not None:
+            pairs.setdefault(m.group(1), {})[m.group(2)] = value
+        elif ".lora_" in key:
+            raise LoRAError(f"{source}: {key!r} is a LoRA tensor zoo does not implement (embedding LoRA, DoRA "
+                            "magnitude, ...); expected lora_A.weight and lora_B.weight of Linear layers")
+        else:
+            base[key] = value
+    return pairs, base
 
 
 def _read_config(directory: Path) -> dict[str, Any]:
@@ -526,17 +534,21 @@ def _plan(foreign: str, A: torch.Tensor, B: torch.Tensor, layers: list[nn.Module
     if len(layers) == 1:
         return [(names[0], A, B, r, alpha)]
     # A fused layer's adapter (GPT-2's c_attn) split over q, k and v: each keeps the ranks whose columns of its rows
-    # of B are not all zero, under the same scaling, so the block-diagonal adapter save_lora writes for separate
-    # q/k/v adapters comes back as they were, not as three of its full rank (an all-zero slice keeps every rank).
+    # of B are not all zero, under the same scaling, and a projection whose rows are all zero gets none, so the
+    # block-diagonal adapter save_lora writes for separate q/k/v adapters comes back as they were (not as three of
+    # the summed rank). A B all zero (an adapter not trained yet) gives each projection every rank.
+    slices = B.split(sizes)
+    used = [rows.abs().sum(0) > 0 for rows in slices]  # (r,) each
+    if not any(bool(u.any()) for u in used):
+        return [(name, A, rows, r, alpha) for name, rows in zip(names, slices)]
     scaling = alpha / math.sqrt(r) if rslora else alpha / r
     plans = []
-    for name, rows in zip(names, B.split(sizes)):
-        used = rows.abs().sum(0) > 0  # (r,)
-        if not bool(used.any()) or bool(used.all()):
+    for name, rows, u in zip(names, slices, used):
+        rank = int(u.sum())
+        if rank == r:
             plans.append((name, A, rows, r, alpha))
-            continue
-        rank = int(used.sum())
-        plans.append((name, A[used], rows[:, used], rank, _number(scaling * (math.sqrt(rank) if rslora else rank))))
+        elif rank:
+            plans.append((name, A[u], rows[:, u], rank, _number(scaling * (math.sqrt(rank) if rslora else rank))))
     return plans
 
 
