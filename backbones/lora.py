@@ -70,7 +70,8 @@ class LowRankAdapter:
             x = F.dropout(x, self.lora_dropout)
         if not torch.is_autocast_enabled(x.device.type):
             x = x.to(self.lora_A.dtype)
-        return F.linear(F.linear(x, self.lora_A), self.lora_B) * self.lora_scaling  # (..., r) -> (..., N)
+        # The scaling multiplies the r-wide intermediate, not the N-wide output: the same product, fewer operations.
+        return F.linear(F.linear(x, self.lora_A) * self.lora_scaling, self.lora_B)  # (..., r) -> (..., N)
 
     def delta_weight(self) -> torch.Tensor:
         """s * B A, (N, K) in float32: what merging adds to the weight."""
