@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import torch
+import transformers
 
 import zoo
 from data.collate import ClassificationCollator
@@ -11,6 +12,8 @@ from data.text import BROWN_EXTRACT, KJV_EXTRACT, brown_split
 from data.tokenization import load_tokenizer
 from tests.helpers import ROOT
 from zoo.cli import train_text  # scripts/train_text.py wraps its main
+from zoo.convert import directory_family
+from zoo.training.lora import BASE_NAME, trained_family
 
 SCRIPT = ROOT / "scripts" / "train_text.py"
 
@@ -66,7 +69,7 @@ def test_mlm_then_genre_classification(corpus, tmp_path):
     train_text.main(["--model", "bert_tiny", "--data", str(corpus), "--out", str(mlm), *TINY])
     assert json.loads((mlm / "summary.json").read_text())["task"] == "mlm"
     cls = tmp_path / "cls"
-    train_text.main(["--task", "cls", "--model", "bert_tiny", "--init", str(mlm / "model"), "--out", str(cls),
+    train_text.main(["--task", "cls", "--init", str(mlm / "model"), "--out", str(cls),  # bert: --init's family
                      "--steps", "3", "--batch-size", "4", "--block-size", "32", "--eval-every", "0", "--no-progress"])
     summary = json.loads((cls / "summary.json").read_text())
     assert len(summary["labels"]) == 15
@@ -78,9 +81,18 @@ def test_mlm_then_genre_classification(corpus, tmp_path):
     assert zoo.load_pretrained(cls / "model").config.num_classes == 15
 
 
-def test_task_must_fit_the_model():
+def test_task_must_fit_the_model(tmp_path):
     with pytest.raises(SystemExit, match="does not fit"):
         train_text.main(["--model", "gpt_tiny", "--task", "mlm", "--data", "x"])
+    hf = tmp_path / "hf-bert"  # --init's family, read from its config files: an HF directory, a LoRA run over it
+    config = transformers.BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                                     intermediate_size=32)
+    transformers.BertForMaskedLM(config).save_pretrained(hf)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / BASE_NAME).write_text(json.dumps({"path": str(hf), "sha256": "0" * 64}))
+    assert directory_family(hf) == trained_family(tmp_path / "run") == "bert"
+    with pytest.raises(SystemExit, match=r"--task clm does not fit model .*hf-bert \(family bert\)"):
+        train_text.main(["--task", "clm", "--init", str(hf), "--data", "x"])
 
 
 def test_same_script_under_torchrun_ddp(corpus, tmp_path):

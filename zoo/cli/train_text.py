@@ -36,7 +36,7 @@ from zoo.generation import generate
 from zoo.io import loading
 from zoo.training import TrainConfig, is_main_process, make_eval_fn, train
 from zoo.training.cli import add_training_arguments, reusable_for, start_run, with_lora
-from zoo.training.lora import load_trained, save_model
+from zoo.training.lora import load_trained, save_model, trained_family
 from zoo.training.provenance import remake
 from zoo.training.tasks import (
     causal_lm_loss,
@@ -149,7 +149,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     model = build_model(args, vocab_size=tokenizer.vocab_size)
     block = args.block_size if task == "clm" else args.block_size - 2  # mlm: [CLS] block [SEP]
     if task == "clm" and block > model.max_positions:
-        raise SystemExit(f"--block-size {block} exceeds {args.model}'s {model.max_positions} positions")
+        raise SystemExit(f"--block-size {block} exceeds {args.init or args.model}'s {model.max_positions} positions")
     if args.sample:
         check_sample(args, tokenizer, model)
     model = with_lora(args, model, out, base=args.init)
@@ -168,7 +168,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     val_kw = {"collate_fn": MLMCollator(tokenizer, seed=1234)} if collate else {}
     val_stream = BatchStream(val_set, args.batch_size, seed=1, **val_kw)
     eval_fn = make_eval_fn(val_stream, loss_fn, args.eval_batches, perplexity=True)
-    print(f"{args.model} ({task}): {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
+    print(f"{args.init or args.model} ({task}): {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M parameters, "
           f"vocab {tokenizer.vocab_size}, {len(train_set)} train / {len(val_set)} held-out sequences")
     result = train(model, stream, loss_fn, config, eval_fn=eval_fn)
     model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
@@ -177,7 +177,7 @@ def language_modelling(args, config: TrainConfig, out: Path, task: str, ctx):
     model.eval()
     eval_collate = MLMCollator(tokenizer, seed=1234) if task == "mlm" else default_stack  # fixed masks
     held_out = held_out_loss(model, iterate_once(val_set, args.batch_size, eval_collate), loss_fn)
-    summary = {"model": args.model, "task": task, "steps": result.step, "train_loss": result.train_loss,
+    summary = {"model": args.init or args.model, "task": task, "steps": result.step, "train_loss": result.train_loss,
                "held_out_loss": held_out, "held_out_ppl": math.exp(held_out), "wall_s": result.wall_time}
     print(f"held-out loss {held_out:.4f} (a uniform guess over the {tokenizer.vocab_size}-token vocabulary: "
           f"{math.log(tokenizer.vocab_size):.4f}), perplexity {math.exp(held_out):.2f}; "
@@ -236,7 +236,7 @@ def classification(args, config: TrainConfig, out: Path, ctx):
         result = evaluate_classifier(m, iterate_once(test_set, 64, collate), len(split.labels))
         return {"loss": result["loss"], "acc": result["acc"]}
 
-    print(f"{args.model} genre classification: {len(split.labels)} genres, {len(train_set)} train / "
+    print(f"{args.init or args.model} genre classification: {len(split.labels)} genres, {len(train_set)} train / "
           f"{len(test_set)} test chunks (split by file)")
     result = train(model, stream, classification_loss(args.label_smoothing), config, eval_fn=eval_fn)
     model = result.model  # with --fsdp: the parameters gathered whole (rank 0)
@@ -249,16 +249,18 @@ def classification(args, config: TrainConfig, out: Path, ctx):
     save_model(model, out / "model")
     tokenizer.save(out / "model")
     (out / "summary.json").write_text(json.dumps(
-        {"model": args.model, "task": "cls", "steps": result.step, "test_acc": final["acc"],
+        {"model": args.init or args.model, "task": "cls", "steps": result.step, "test_acc": final["acc"],
          "majority_baseline": chance, "labels": split.labels, "wall_s": result.wall_time}, indent=2) + "\n")
 
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    family = zoo.model_info(args.model)["family"]
+    # --init's model is the one trained (its family from its config files); else the --model preset
+    family = trained_family(args.init) if args.init else zoo.model_info(args.model)["family"]
+    model = args.init or args.model
     task = args.task or TASKS.get(family)
     if task is None or (task != "clm" and family != "bert") or (task == "clm" and family == "bert"):
-        raise SystemExit(f"--task {task} does not fit model {args.model} (family {family})")
+        raise SystemExit(f"--task {task} does not fit model {model} (family {family})")
     if args.sample < 0:
         raise UsageError(f"--sample {args.sample}: expected a number of tokens >= 0")
     if args.sample and task != "clm":

@@ -40,7 +40,7 @@ import torch
 from torch import nn
 
 from backbones.lora import LORA_PARAMETERS
-from zoo.convert import load_directory
+from zoo.convert import directory_family, load_directory
 from zoo.convert.peft import load_lora, save_lora
 from zoo.io import CheckpointMismatchError, atomic_write_text, check_state_dict, read_json
 from zoo.lora import adapted_layers, add_lora, lora_settings, merge_lora
@@ -241,6 +241,16 @@ def save_model(model: nn.Module, directory: str | os.PathLike[str]) -> Path:
     if getattr(model, "tokenizer", None) is not None:  # as save_pretrained writes it for the families that carry one
         model.tokenizer.save(directory)
     return directory
+
+
+def trained_family(directory: str | os.PathLike[str]) -> str | None:
+    """The family load_trained would load from `directory` (a LoRA run's: its base's), from config files alone."""
+    record = Path(directory) / BASE_NAME
+    if not record.is_file():
+        return directory_family(directory)
+    reference = BaseReference.from_dict(read_json(record), repr(str(record)))
+    return trained_family(Path(reference.path) if Path(reference.path).is_absolute()
+                          else Path(directory) / reference.path)
 
 
 def load_trained(directory: str | os.PathLike[str], *, merge: bool = False) -> nn.Module:
