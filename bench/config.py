@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 
 
-def _from_args(cls, args: argparse.Namespace):
+def fields_from_args(cls, args: argparse.Namespace):
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls)}
     return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
@@ -29,7 +29,7 @@ class ModelBench:
     train_repeats: int         # timed training steps per side
     fused_adamw: bool          # AdamW(fused=True) on both sides, as zoo/training uses
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
     def shape(self) -> str:
         return f"batch {self.batch} x {self.seq} tokens, attention_mask={self.attention_mask}"
@@ -62,7 +62,7 @@ class GenerationBench:
     spec_train_dtype: str               # "fp32" | "bf16"
     spec_dir: str | None                # train into / reuse models from here (None: a new temp folder)
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class WhisperBench:
     whisper_transcribe_repeats: int    # timed transcriptions per side
     whisper_dir: str | None            # transformers / CTranslate2 directories go here (None: a temp folder)
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class WhisperLongBench:
     whisper_long_seed: int             # the order of the recordings and the pauses
     whisper_long_dir: str | None       # the real base's joined directory (None: a temporary folder)
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class TranslationBench:
     translation_max_tokens: int        # max_new_tokens on every side (the last one a forced EOS)
     translation_repeats: int           # timed passes per side and batch size, sides alternating
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
 
 @dataclass(frozen=True)
@@ -121,4 +121,4 @@ class ServingBench:
     serving_transformers: bool          # also transformers' own server
     threads: int                        # torch threads of each server
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)

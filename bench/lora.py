@@ -55,11 +55,11 @@ from types import SimpleNamespace
 import torch
 
 import zoo
-from bench.config import _from_args
+from bench.config import fields_from_args
 from bench.forward import make_batch
 from bench.references import check_close, reference_pair
 from bench.report import BenchmarkError, ratio_cell, table, target_verdict, yes_no
-from bench.scale import FIXED_MMAP, _rss_kib
+from bench.scale import FIXED_MMAP, rss_kib
 from bench.timing import interleaved, matmul_seconds, summarize
 from bench.train import train_step
 from bench.workers import Worker
@@ -93,7 +93,7 @@ class LoRABench:
     fused_adamw: bool                   # AdamW(fused=True) on every side
     threads: int                        # torch threads of each side's process
 
-    from_args = classmethod(_from_args)
+    from_args = classmethod(fields_from_args)
 
     def sides(self) -> tuple[str, ...]:
         return SIDES if self.lora_transformers_full else SIDES[:3]
@@ -208,7 +208,7 @@ def build_side(name: str, side: str, inputs: dict, rank: int, fused_adamw: bool,
     transformers.logging.set_verbosity_error()
     if fixed_mmap:
         ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, int(FIXED_MMAP["MALLOC_MMAP_THRESHOLD_"]))
-    baseline = _rss_kib("VmRSS")
+    baseline = rss_kib("VmRSS")
     model = adapted(name, side, rank)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=1e-4, weight_decay=0.01, fused=fused_adamw or None)
@@ -231,7 +231,7 @@ def memory(side: Side, steps: int = 2) -> dict:
     state = sum(t.numel() * t.element_size() for s in side.optimizer.state.values() for t in s.values()
                 if torch.is_tensor(t))
     params = list(side.model.parameters())
-    return {"peak_bytes": (_rss_kib("VmHWM") - side.baseline_kib) * 1024, "optimizer_state_bytes": state,
+    return {"peak_bytes": (rss_kib("VmHWM") - side.baseline_kib) * 1024, "optimizer_state_bytes": state,
             "parameters": sum(p.numel() for p in params),
             "trainable": sum(p.numel() for p in params if p.requires_grad), "first_loss": losses[0]}
 

@@ -41,7 +41,7 @@ COMPILE_PRESETS = ("gpt_tiny", "llama_tiny", "bert_tiny", "vit_tiny_patch4_28", 
 # ----------------------------------------------------------------------------- memory
 
 
-def _rss_kib(field: str) -> int:
+def rss_kib(field: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1])
@@ -67,12 +67,12 @@ def step_peak_mib(name: str, tokens: int, checkpointing: bool) -> dict:
     step()  # gradients' and AdamW's memory now exist
     libc = ctypes.CDLL("libc.so.6")
     libc.malloc_trim(0)
-    before = _rss_kib("VmRSS")
+    before = rss_kib("VmRSS")
     Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS
     start = time.perf_counter()
     step()
     seconds = time.perf_counter() - start
-    return {"held_mib": before / 1024, "step_peak_mib": (_rss_kib("VmHWM") - before) / 1024, "step_s": seconds}
+    return {"held_mib": before / 1024, "step_peak_mib": (rss_kib("VmHWM") - before) / 1024, "step_s": seconds}
 
 
 def memory(name: str, tokens: int) -> dict:
