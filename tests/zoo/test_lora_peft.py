@@ -341,3 +341,29 @@ def test_save_errors():
     vit = zoo.add_lora(zoo.create_model("vit_tiny_patch4_28_gap"), r=2, modules_to_save=["head"])
     with pytest.raises(LoRAError, match=r"ViTForImageClassification has no counterpart of \['head\.norm\.weight'"):
         zoo.save_lora(vit, "unused", base_class="ViTForImageClassification")
+
+
+def test_timm_vit_q_and_v_alone_under_hf_vit_names(tmp_path):
+    """timm fuses q/k/v in one `qkv`, so peft cannot adapt q and v alone there; converted, ours can, and the adapter
+    is written under HF ViT's names: peft puts each tensor on the matching q / v layer of a transformers ViT of that
+    shape, and load_lora reads it back onto the timm-converted model."""
+    from timm.models.vision_transformer import VisionTransformer as TimmViT
+
+    base = zoo.from_timm(randomize(TimmViT(img_size=32, patch_size=16, embed_dim=48, depth=2, num_heads=4,
+                                           num_classes=7)))
+    ours = randomize_lora_B(zoo.add_lora(copy.deepcopy(base), r=2, alpha=4, target_modules=["q_proj", "v_proj"]))
+    zoo.save_lora(ours, tmp_path)
+    assert json.loads((tmp_path / CONFIG_NAME).read_text())["target_modules"] == ["q_proj", "v_proj"]
+    hf = transformers.ViTForImageClassification(transformers.ViTConfig(
+        hidden_size=48, num_hidden_layers=2, num_attention_heads=4, intermediate_size=192, image_size=32,
+        patch_size=16, num_labels=7))
+    peft_model = peft_load(hf, tmp_path)
+    layers = dict(peft_model.named_modules())
+    for i in range(2):
+        for name in ("q_proj", "v_proj"):  # transformers 5's ViT names (4's: attention.attention.query, ...)
+            theirs = layers[f"base_model.model.vit.layers.{i}.attention.{name}"]
+            mine = ours.get_submodule(f"transformer.blocks.{i}.attn.{name}")
+            assert torch.equal(theirs.lora_A["default"].weight, mine.lora_A)
+            assert torch.equal(theirs.lora_B["default"].weight, mine.lora_B)
+    x = pixels(32)
+    assert_close(our_logits(zoo.load_lora(copy.deepcopy(base), tmp_path), (x,)), our_logits(ours, (x,)))

@@ -25,8 +25,10 @@ GPT-2 keeps q, k and v in one Conv1D, `c_attn` (in, 3 * out), which the converte
 adapters become one c_attn adapter: A stacks their A's, B is block-diagonal (zero rows for a projection without
 an adapter), with rank_pattern / alpha_pattern giving c_attn the summed rank and the alpha that keeps each one's
 scaling (three equal A's, as loading one makes, are written once, B stacked). Read in, a c_attn adapter gives q,
-k and v each its A and its rows of B. fan_in_fan_out is written true, as peft sets it for Conv1D; it does not
-change A and B. No other converted family fuses a layer that LoRA adapts.
+k and v each its A and its rows of B, less the ranks whose columns of those rows are all zero (none at all where
+every column is: the projection had no adapter), so a block-diagonal adapter comes back as the adapters written.
+fan_in_fan_out is written true, as peft sets it for Conv1D; it does not change A and B. No other converted family
+fuses a layer that LoRA adapts.
 
 What peft can express but a zoo adapter cannot is refused with LoRAError: other peft_types, LoRA variants (DoRA,
 trained lora biases, bias="all", initialisations that rewrite the base weights: PiSSA, OLoRA, LoftQ, ...), and

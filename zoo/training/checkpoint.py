@@ -4,8 +4,9 @@ A checkpoint (written atomically through zoo.io) holds model, optimizer,
 scheduler, scaler, step, per-rank RNG states (as weights_only-loadable plain
 types) and data stream positions; the engine (zoo/training/engine.py) decides
 when to write one. A LoRA run's holds its trained tensors only, and its base's
-identity (zoo/training/lora.py), which a resume checks. The metrics log is JSON lines that a resumed run truncates
-back to its checkpoint, and `plot_losses` draws it.
+identity (zoo/training/lora.py), which a resume checks. The metrics log is JSON
+lines that a resumed run truncates back to its checkpoint, and `plot_losses`
+draws it.
 """
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ plumbing in distributed.py, the options in config.py (all in zoo/training/).
 
 Resumable exactly: the checkpoint (format in checkpoint.py) holds model (a LoRA
 run's trained tensors and its base's identity: lora.py), optimizer, scheduler,
-scaler, step, every RNG and the data position, per rank,
-so a run killed after step k and resumed gives bit-for-bit the losses of one
-that never stopped (same device; the tests check it). Evaluation runs with the
+scaler, step, every RNG and the data position, per rank, so a run killed after
+step k and resumed gives bit-for-bit the losses of one that never stopped (same
+device; the tests check it). Evaluation runs with the
 RNG saved and restored around it, so eval frequency cannot change training.
 It runs every `eval_every` steps, and also once the run's clock passes each of
 `eval_at` (seconds), so learning curves can be read in time as well as steps.

@@ -78,6 +78,10 @@ class BaseReference:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def directory(self, model_dir: str | os.PathLike[str]) -> Path:
+        """The base's directory, for the saved model directory `model_dir` that records this reference."""
+        return Path(self.path) if Path(self.path).is_absolute() else Path(model_dir) / self.path
+
     @classmethod
     def from_dict(cls, values: Mapping[str, Any], source: str) -> BaseReference:
         try:
@@ -249,8 +253,7 @@ def trained_family(directory: str | os.PathLike[str]) -> str | None:
     if not record.is_file():
         return directory_family(directory)
     reference = BaseReference.from_dict(read_json(record), repr(str(record)))
-    return trained_family(Path(reference.path) if Path(reference.path).is_absolute()
-                          else Path(directory) / reference.path)
+    return trained_family(reference.directory(directory))
 
 
 def load_trained(directory: str | os.PathLike[str], *, merge: bool = False) -> nn.Module:
@@ -264,7 +267,7 @@ def load_trained(directory: str | os.PathLike[str], *, merge: bool = False) -> n
     if not record.is_file():
         return load_directory(directory)
     reference = BaseReference.from_dict(read_json(record), repr(str(record)))
-    base_dir = Path(reference.path) if Path(reference.path).is_absolute() else directory / reference.path
+    base_dir = reference.directory(directory)
     model = load_trained(base_dir, merge=True)
     if reference.num_classes is not None:
         model.reset_head(reference.num_classes)
