@@ -91,6 +91,11 @@ def merge_lora(model: nn.Module) -> nn.Module:
     return model
 
 
+def within(name: str, modules: Sequence[str]) -> bool:
+    """Whether the module or tensor `name` is one of `modules` or inside one (a modules_to_save entry's tensors)."""
+    return any(name == m or name.startswith(m + ".") for m in modules)
+
+
 def adapted_layers(model: nn.Module) -> dict[str, LowRankAdapter]:
     """name -> adapted layer, in module order."""
     return {name: m for name, m in model.named_modules() if isinstance(m, LowRankAdapter)}
@@ -145,4 +150,4 @@ def _as_list(patterns: str | Sequence[str]) -> list[str]:
     return [patterns] if isinstance(patterns, str) else list(patterns)
 
 
-__all__ = ["LoRAError", "adapted_layers", "add_lora", "lora_settings", "merge_lora"]
+__all__ = ["LoRAError", "adapted_layers", "add_lora", "lora_settings", "merge_lora", "within"]

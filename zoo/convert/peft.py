@@ -55,7 +55,7 @@ from backbones.quantized import QuantizedLinear
 from zoo.convert import hf_ast, hf_bert, hf_clip, hf_gpt2, hf_llama, hf_llava, hf_marian, hf_vit, hf_whisper
 from zoo.convert.common import QKV, KeyMap, fused_qkv_part
 from zoo.io import CorruptCheckpointError, atomic_write, atomic_write_text, load_torch_checkpoint, read_json
-from zoo.lora import adapted_layers, add_lora, lora_settings
+from zoo.lora import adapted_layers, add_lora, lora_settings, within
 from zoo.pretrained import read_safetensors
 
 CONFIG_NAME = "adapter_config.json"
@@ -104,7 +104,7 @@ class Layout:
         if part is None:
             return []
         names = part.rename.foreign_keys(ours[len(part.ours):])
-        return [name if _under(name, part.heads) else self.body + part.theirs + name for name in names]
+        return [name if within(name, part.heads) else self.body + part.theirs + name for name in names]
 
     def ours(self, foreign: str, config: Any) -> str | None:
         """Our key for transformers' key `foreign`, with or without the task model's prefix; None where our model
@@ -112,7 +112,7 @@ class Layout:
         our model never runs it."""
         inside = foreign.removeprefix(self.body)
         for part in self.parts:
-            if _under(foreign, part.heads):
+            if within(foreign, part.heads):
                 key = foreign
             elif inside.startswith(part.theirs):
                 key = inside[len(part.theirs):]
@@ -142,10 +142,6 @@ class _OwnNames(KeyMap):
 
 
 ZOO = Layout("zoo", "", (Part(_OwnNames()),))
-
-
-def _under(name: str, modules: tuple[str, ...]) -> bool:
-    return any(name == m or name.startswith(m + ".") for m in modules)
 
 
 _LLAVA = (Part(hf_clip._RENAME, "vision_tower.", "vision_tower.", unused=hf_llava.tower_unused),

@@ -43,7 +43,7 @@ from backbones.lora import LORA_PARAMETERS
 from zoo.convert import directory_family, load_directory
 from zoo.convert.peft import load_lora, save_lora
 from zoo.io import CheckpointMismatchError, atomic_write_text, check_state_dict, read_json
-from zoo.lora import adapted_layers, add_lora, lora_settings, merge_lora
+from zoo.lora import adapted_layers, add_lora, lora_settings, merge_lora, within
 from zoo.quantize import apply_quantization_config, quantization_config, quantize
 from zoo.training.distributed import is_main_process
 
@@ -122,9 +122,7 @@ def prepare_lora(model: nn.Module, lora: LoRAConfig, base: str | os.PathLike[str
 
 def _frozen_linears(model: nn.Module, modules_to_save: Sequence[str]) -> list[str]:
     """The Linear layers outside modules_to_save (the heads that train in full are not quantised)."""
-    def saved(name: str) -> bool:
-        return any(name == m or name.startswith(m + ".") for m in modules_to_save)
-    return [name for name, m in model.named_modules() if isinstance(m, nn.Linear) and not saved(name)]
+    return [name for name, m in model.named_modules() if isinstance(m, nn.Linear) and not within(name, modules_to_save)]
 
 
 def frozen_sha256(model: nn.Module) -> str:
@@ -142,7 +140,7 @@ def frozen_sha256(model: nn.Module) -> str:
 
 def _adapter_key(model: nn.Module, name: str) -> bool:
     saved = getattr(model, "lora_modules_to_save", ())
-    return name.rpartition(".")[2] in LORA_PARAMETERS or any(name.startswith(m + ".") for m in saved)
+    return name.rpartition(".")[2] in LORA_PARAMETERS or within(name, saved)
 
 
 # --------------------------------------------------------------------------- checkpoints
