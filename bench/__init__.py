@@ -21,6 +21,7 @@ modules as ratios, never as timed tests.
     models       every preset: parameters, FLOPs, throughput per backend and dtype, ratio, MFU (models_*.py)
     attention    attend() per backend from 512 to 16k tokens, time and peak memory (attention_memory.py)
     forward, train, learning, vision, ast, llava, whisper, scale   ours vs the references (scripts/benchmark.py)
+    translation, serving, quantized_accuracy, lora   the same for Marian, HTTP serving, int8/int4, LoRA steps
     generation/  decode, bound, bf16, context, speculative (scripts/benchmark_generation.py)
 """
 from bench.machine import cpu_seconds, machine, others_share
