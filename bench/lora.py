@@ -53,6 +53,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
+import transformers
 
 import zoo
 from bench.config import fields_from_args
@@ -64,6 +65,7 @@ from bench.timing import interleaved, matmul_seconds, summarize
 from bench.train import train_step
 from bench.workers import Worker
 from heads.classification import ClassifierHead
+from zoo.convert import hf_vit
 from zoo.registry import config_from_dict
 
 SIDES = ("ours full", "ours LoRA", "peft LoRA", "transformers full")
@@ -113,16 +115,6 @@ def add_arguments(p: argparse.ArgumentParser, full: dict, quick: dict) -> None:
 # ----------------------------------------------------------------------------- the weights and the batch
 
 
-def _hf_vit(c) -> torch.nn.Module:
-    import transformers
-
-    return transformers.ViTForImageClassification(transformers.ViTConfig(
-        hidden_size=c.dim, num_hidden_layers=c.depth, num_attention_heads=c.num_heads, intermediate_size=c.mlp_hidden,
-        hidden_act=c.act, image_size=c.image_size, patch_size=c.patch_size, num_channels=c.in_chans,
-        num_labels=c.num_classes, qkv_bias=c.qkv_bias, layer_norm_eps=c.norm_eps, hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0))
-
-
 def pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
     """(ours, transformers' model) of preset `name` on the same random weights, dropout off: bench.references for
     the text families, ViTForImageClassification and its zoo.from_hf conversion for ViT."""
@@ -133,7 +125,8 @@ def pair(name: str) -> tuple[torch.nn.Module, torch.nn.Module]:
         return reference_pair(name)
     preset = config_from_dict("vit", zoo.model_info(name)["config"])
     torch.manual_seed(0)
-    ref = _hf_vit(preset).eval()
+    ref = transformers.ViTForImageClassification(transformers.ViTConfig(**{**hf_vit.hf_config_kwargs(preset),
+                                                                             "hidden_dropout_prob": 0.0})).eval()
     ours = zoo.from_hf(ref).eval()
     if ours.config != preset:
         raise BenchmarkError(f"{name}: from_hf gave {ours.config}, expected {preset}")

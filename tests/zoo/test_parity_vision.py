@@ -9,7 +9,9 @@ from timm.models.vision_transformer import VisionTransformer as TimmViT
 
 import zoo
 from tests.helpers import randomize
+from zoo.convert import hf_vit
 from zoo.convert.common import UnsupportedConfigError
+from zoo.registry import config_from_dict
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers.logging.set_verbosity_error()
@@ -156,3 +158,12 @@ def test_hf_unsupported_features_are_named():
         zoo.from_hf(transformers.ViTForImageClassification(hf_config(image_size=(32, 48))))
     with pytest.raises(UnsupportedConfigError, match="hidden_act='mish'"):
         zoo.from_hf(transformers.ViTForImageClassification(hf_config(hidden_act="mish")))
+
+
+@pytest.mark.parametrize("name", ["vit_tiny_patch16_224", "vit_base_patch16_224"])
+def test_hf_config_kwargs_inverts_config_from_hf(name):
+    """hf_vit.hf_config_kwargs (our config -> transformers' ViTConfig) read back by from_hf gives the config again."""
+    config = config_from_dict("vit", zoo.model_info(name)["config"])
+    with torch.device("meta"):
+        hf = transformers.ViTForImageClassification(transformers.ViTConfig(**hf_vit.hf_config_kwargs(config)))
+    assert hf_vit.config_from_hf(hf.config.to_dict(), hf.state_dict()) == config

@@ -19,7 +19,15 @@ from typing import Any
 
 import torch
 
-from zoo.convert.common import UnsupportedConfigError, hf_activation, key_map, rename_all, require, square
+from zoo.convert.common import (
+    HF_ACTIVATIONS,
+    UnsupportedConfigError,
+    hf_activation,
+    key_map,
+    rename_all,
+    require,
+    square,
+)
 from zoo.vit import VitConfig
 
 _PREFIX = "vit."  # ViTFor* wrap a ViTModel named `vit`
@@ -50,6 +58,17 @@ def config_from_hf(cfg: dict[str, Any], state: dict[str, torch.Tensor]) -> VitCo
                      mlp_ratio=cfg["intermediate_size"] / dim, qkv_bias=cfg.get("qkv_bias", True),
                      act=act, pooler=pooler,
                      norm_eps=cfg.get("layer_norm_eps", 1e-12), dropout=cfg.get("hidden_dropout_prob", 0.0))
+
+
+def hf_config_kwargs(config: VitConfig) -> dict[str, Any]:
+    """transformers ViTConfig arguments for our config: the inverse of config_from_hf (num_labels: the classes of a
+    ViTForImageClassification; a ViT of a layout HF's cannot hold, such as mean pooling, is not checked here)."""
+    return dict(hidden_size=config.dim, num_hidden_layers=config.depth, num_attention_heads=config.num_heads,
+                intermediate_size=config.mlp_hidden, image_size=config.image_size,
+                hidden_act=next(hf for hf, ours in HF_ACTIVATIONS.items() if ours == config.act),
+                patch_size=config.patch_size, num_channels=config.in_chans, num_labels=config.num_classes,
+                qkv_bias=config.qkv_bias, layer_norm_eps=config.norm_eps, hidden_dropout_prob=config.dropout,
+                attention_probs_dropout_prob=0.0)
 
 
 _TOP = {
