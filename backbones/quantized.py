@@ -18,7 +18,9 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
   products, scaled back. int8 weights: R <= 8 (on an AMX host: R = 1, or R x N x K <= OURS_MAX_WORK), our
   zoo::gemv_int8 (AVX512-VNNI, else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised
   between its least and greatest value (253 steps, the centre a whole step so that 0 is a level, as fbgemm's zero
-  point). int4 weights, and int8 in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
+  point). Without AVX512-VNNI or AMX, where torch's int8 GEMM is slow, R <= INT8_CHUNKED_ROWS go to ours 8 rows
+  at a time and more multiply the dequantised weight. int4 weights, and int8 in groups (GGUF's Q8_0): our
+  zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
   weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
   aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32. int4: torch's
@@ -62,6 +64,14 @@ INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "av
 # the rule measured against fbgemm before torch._int_mm replaced it (not remeasured on an AMX host).
 OURS_MAX_WORK = 2**21
 _GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
+# torch._int_mm runs oneDNN's int8 GEMM at VNNI's or AMX's speed; a CPU with neither (AVX2 only) gets a slow generic
+# path, 15-40x behind float32: on an AVX2-only EPYC, 2 threads, 64 rows through a 512 x 2048 weight took 39 ms against
+# 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
+# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time (1.0-3.7x float32's speed over 16-64 rows of
+# 384-3072 wide weights), and more rows multiply the dequantised weight in float32 (as fast as ours from ~384 rows,
+# steadier). docs/notes/2026-12-07-int8-kernels.md has the table.
+_INT_MM_FAST = gemv.has_cpu_flag("avx512_vnni") or _GEMM_HAS_AMX
+INT8_CHUNKED_ROWS = 64
 ACTIVATIONS = ("int8", "float")
 INT4_TILE = 16  # torch's int4 CPU kernel packs outputs in tiles of 16
 
@@ -197,7 +207,13 @@ class QuantizedLinear(nn.Module):
                 small = rows == 1 or rows * self.in_features * self.out_features <= OURS_MAX_WORK
                 if ours and (small or compiling or not _GEMM_HAS_AMX):
                     return "gemv_int8", None
-                return "int_mm", None
+                if _INT_MM_FAST:
+                    return "int_mm", None
+                if gemv.loaded() and rows <= INT8_CHUNKED_ROWS:
+                    return "gemv_int8", None
+                return "dequantize", (f"torch's int8 GEMM is slow on a CPU without AVX512-VNNI or AMX, and {rows} rows "
+                                      f"are more than zoo::gemv_int8 takes in chunks ({INT8_CHUNKED_ROWS}): float32 "
+                                      "on the dequantised weight is faster")
         if self.scheme == "int8" and self.group_size is not None:
             return "dequantize", (f"int8 in groups of {self.group_size} runs as integers in zoo::gemv_grouped only, "
                                   f"which multiplies int8 activations and is "

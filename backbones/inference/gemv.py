@@ -250,10 +250,11 @@ def int8_unsupported_reason(mode: str) -> str | None:
 
 def linear_int8(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
                 mode: str) -> torch.Tensor:
-    """x (..., K) fp32 or bf16 holding 1 to MAX_ROWS rows, qweight int8 (N, K), scales and bias fp32 (N,) ->
-    (..., N) in x's dtype: x (q * s)^T + b up to summation order ("weight_only"), or with x quantised to int8
-    per row first ("vnni", "avx2": integer dot products). Inference only; the caller checks available()."""
-    return torch.ops.zoo.gemv_int8(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])
+    """x (..., K) fp32 or bf16, qweight int8 (N, K), scales and bias fp32 (N,) -> (..., N) in x's dtype:
+    x (q * s)^T + b up to summation order ("weight_only"), or with x quantised to int8 per row first ("vnni", "avx2":
+    integer dot products). More than MAX_ROWS rows go MAX_ROWS at a time (_by_chunks). Inference only; the caller
+    checks available()."""
+    return _by_chunks(torch.ops.zoo.gemv_int8, x, qweight, scales, bias, mode)
 
 
 def linear_grouped(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
@@ -263,9 +264,15 @@ def linear_grouped(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor,
     gemv_int8's dynamic modes). More than MAX_ROWS rows go MAX_ROWS at a time (each weight read once a chunk: still
     ahead of torch's int4 kernel, 10-100x slower in fp32, 2-4x in bf16; docs/notes/2026-12-07-int8-kernels.md).
     Inference only; the caller checks available()."""
+    return _by_chunks(torch.ops.zoo.gemv_grouped, x, qweight, scales, bias, mode)
+
+
+def _by_chunks(op, x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,
+               mode: str) -> torch.Tensor:
+    """op (zoo::gemv_int8 or zoo::gemv_grouped) on x (..., K), MAX_ROWS rows a call -> (..., N)."""
     if math.prod(x.shape[:-1]) <= MAX_ROWS:
-        return torch.ops.zoo.gemv_grouped(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])
+        return op(x.contiguous(), qweight, scales, bias, INT8_MODES[mode])
     rows = x.reshape(-1, x.shape[-1]).contiguous()  # (R, K)
-    chunks = [torch.ops.zoo.gemv_grouped(rows[i:i + MAX_ROWS], qweight, scales, bias, INT8_MODES[mode])
+    chunks = [op(rows[i:i + MAX_ROWS], qweight, scales, bias, INT8_MODES[mode])
               for i in range(0, rows.shape[0], MAX_ROWS)]
     return torch.cat(chunks).view(*x.shape[:-1], qweight.shape[0])

@@ -85,12 +85,15 @@ def test_our_int8_kernel_equals_dequantize_then_matmul(mode, rows):
             assert out_bf16.dtype == torch.bfloat16
 
 
-@pytest.mark.parametrize("rows", [1, 3, 8, 40])
+@pytest.mark.parametrize("int_mm_fast", [True, False])
+@pytest.mark.parametrize("rows", [1, 3, 8, 40, 100])
 @pytest.mark.parametrize("activations", ["int8", "float"])
-def test_int8_layer_paths(activations, rows):
-    """Whichever kernel the layer picks (ours, torch's int8 GEMM), its output is within the weight's half step plus
-    the activations' rounding of the full-precision product, and float activations add no rounding; the int8 GEMM
-    equals (x_q x_s)(q s)^T, as ours does."""
+def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
+    """Whichever kernel the layer picks (ours, torch's int8 GEMM where the CPU runs it fast, ours in 8-row chunks or
+    the dequantised weight where not), its output is within the weight's half step plus the activations' rounding of
+    the full-precision product, and float activations add no rounding; the int8 GEMM equals (x_q x_s)(q s)^T, as
+    ours does. Both routes of many rows are taken on every host (the CPU's answer is forced each way)."""
+    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", int_mm_fast)
     torch.manual_seed(2)
     linear = nn.Linear(256, 96)
     layer = QuantizedLinear.from_linear(linear, "int8", activations=activations)
@@ -104,7 +107,13 @@ def test_int8_layer_paths(activations, rows):
             return
         assert ((out - exact).abs() <= output_bound(layer, x)).all(), kernel
         ours = gemv.loaded() and (rows == 1 or rows <= gemv.MAX_ROWS and not quantized_module._GEMM_HAS_AMX)
-        assert kernel == ("gemv_int8" if ours else "int_mm")  # up to 8 rows ours, but on AMX (OURS_MAX_WORK)
+        chunked = gemv.loaded() and rows <= quantized_module.INT8_CHUNKED_ROWS
+        expected = "gemv_int8" if ours else "int_mm" if int_mm_fast else "gemv_int8" if chunked else "dequantize"
+        assert kernel == expected  # up to 8 rows ours, but on AMX (OURS_MAX_WORK)
+        if kernel == "dequantize":
+            assert "AVX512-VNNI" in layer.why_not(x)
+            torch.testing.assert_close(out, x @ w.t() + layer.bias, rtol=1e-5, atol=1e-5)
+            return
         if kernel == "int_mm":  # each row to 253 steps over its range, centred on a whole step: 0 is a level
             low, high = x.amin(1, keepdim=True), x.amax(1, keepdim=True)
             step = (high - low) / 253
@@ -115,12 +124,12 @@ def test_int8_layer_paths(activations, rows):
             step = x.abs().amax(1, keepdim=True) / 127
             rounded = torch.round(x / step) * step
         torch.testing.assert_close(out, rounded @ w.t() + layer.bias, rtol=1e-5, atol=1e-4)
-        assert kernel == "int_mm" or rows < 40
 
 
-def test_int8_gemm_keeps_zero_inputs_exact():
+def test_int8_gemm_keeps_zero_inputs_exact(monkeypatch):
     """Rows of mostly exact zeros (a GELU's output: Whisper base's encoder fc2 inputs are 94% zeros) lose nothing on
     the zeros: with a centre between levels every zero moved alike and the errors added up along the row."""
+    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", True)  # torch's int8 GEMM on every host, slow or not
     torch.manual_seed(4)
     linear = nn.Linear(1024, 64)
     with torch.no_grad():
@@ -135,9 +144,10 @@ def test_int8_gemm_keeps_zero_inputs_exact():
     assert error < 0.01  # 0.0025; a centre between levels gave 0.14
 
 
-def test_int8_gemm_row_sums_are_made_once_and_follow_the_weights():
+def test_int8_gemm_row_sums_are_made_once_and_follow_the_weights(monkeypatch):
     """int_mm's weight row sums are kept from call to call, and remade when the integers change (a state dict
     loaded over the layer): the output then follows the new weights."""
+    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", True)
     torch.manual_seed(5)
     layer = QuantizedLinear.from_linear(nn.Linear(64, 16), "int8").prepare()
     x = torch.randn(48, 64) + 1.0  # a centre far from 0: the row sums' term counts
