@@ -104,7 +104,8 @@ class CrossKVCache:
         self.session_rows = session_rows or k.shape[0]
 
     def reorder(self, index: torch.Tensor) -> None:
-        """Keep session rows `index` (B',): free when each new row reads the input its old row read."""
+        """Keep session rows `index` (B',): free when each new row reads the input its old row read; a selection of
+        the inputs when whole inputs leave (beam search drops the sources that are done: kept_inputs)."""
         if not self.filled:
             return
         inputs = self.k.shape[0]
@@ -113,12 +114,27 @@ class CrossKVCache:
         if rows % inputs == 0 and torch.equal(source, torch.arange(rows, device=index.device) // (rows // inputs)):
             self.session_rows = rows
             return
-        self.k, self.v = self.k.index_select(0, source), self.v.index_select(0, source)
+        kept = kept_inputs(index, self.session_rows, inputs)
+        select = source if kept is None else kept  # one input a row (materialised), or whole inputs
+        self.k, self.v = self.k.index_select(0, select), self.v.index_select(0, select)
         self.session_rows = rows
 
     def reset(self) -> None:
         self.k = self.v = None
         self.session_rows = None
+
+
+def kept_inputs(index: torch.Tensor, rows: int, inputs: int) -> torch.Tensor | None:
+    """Session rows `index` (B',) kept of `rows`, each of `inputs` inputs read by rows // inputs adjacent rows: the
+    inputs (A',) still read, where every input keeps all of its rows' count and they stay adjacent (beam search
+    dropping the sources that are done); None where the rows do not fall into whole inputs so."""
+    per_input = rows // inputs
+    if index.shape[0] % per_input:
+        return None
+    source = (index // per_input).view(-1, per_input)  # (A', G)
+    if not bool((source == source[:, :1]).all()):
+        return None
+    return source[:, 0]
 
 
 @dataclass

@@ -91,6 +91,28 @@ def test_generate_equals_transformers_on_a_padded_batch(beams):
     assert not got[:, 1:][got[:, 1:] != PAD].eq(PAD).any()
 
 
+def test_beam_search_drops_the_sources_that_are_done(monkeypatch):
+    """A source whose best hypotheses no running beam can beat leaves the search (its rows, cross-attention keys and
+    source mask with it), as CTranslate2 drops finished batch entries: the session decodes fewer rows, and every
+    translation is still transformers' (which keeps decoding the finished sources, and ignores them)."""
+    hf = hf_marian(seed=5)
+    ours = zoo.from_hf(hf)
+    generator = torch.Generator().manual_seed(7)
+    source = torch.randint(1, 90, (6, 9), generator=generator)
+    mask = torch.ones_like(source)
+    for row, length in enumerate((9, 2, 7, 3, 5, 1)):
+        mask[row, length:] = 0
+    source = source.masked_fill(mask == 0, PAD)
+    rows = []
+    decode = ours.decode
+    monkeypatch.setattr(ours, "decode", lambda ids, *a, **kw: rows.append(ids.shape[0]) or decode(ids, *a, **kw))
+    got = zoo.generate(ours, source, 24, attention_mask=mask, num_beams=4, length_penalty=0.6)
+    want = hf.generate(input_ids=source, attention_mask=mask, max_new_tokens=24, num_beams=4, do_sample=False,
+                       bad_words_ids=[[PAD]], length_penalty=0.6, early_stopping=False)
+    assert torch.equal(got, want)
+    assert rows[0] == 24 and min(rows) < 24 and rows == sorted(rows, reverse=True)  # fewer rows as sources finish
+
+
 def test_no_repeat_ngram_and_forced_eos_equal_transformers():
     hf = hf_marian(seed=3)
     ours = zoo.from_hf(hf)

@@ -76,23 +76,31 @@ class _BestFinished:
         self.length = _gather(torch.cat([self.length, torch.full_like(new, length, dtype=torch.long)], 1), merged)
         self.filled = _gather(torch.cat([self.filled, new], dim=1), merged)
 
+    def keep(self, rows: torch.Tensor) -> None:
+        """Only batch rows `rows` (a mask or indices) stay in the pool."""
+        self.tokens, self.scores = self.tokens[rows], self.scores[rows]
+        self.length, self.filled = self.length[rows], self.filled[rows]
+
     def worst(self) -> torch.Tensor:
         """(B, K): each row's lowest finished score where a slot is filled, NEG elsewhere."""
         return torch.where(self.filled, self.scores.min(1, keepdim=True).values, torch.full_like(self.scores, NEG))
 
-    def best(self, pad: int) -> torch.Tensor:
-        """(B, L) the best hypothesis of each row, shorter ones padded with `pad`."""
-        length = int(self.length[:, 0].max())
-        best = self.tokens[:, 0, :length]  # (B, L)
-        return best.masked_fill(torch.arange(length, device=best.device) >= self.length[:, :1], pad)
 
 
 class TransformersBeams:
-    """transformers' selection rule (see the module docstring) for B prompts of T tokens, K beams each."""
+    """transformers' selection rule (see the module docstring) for B prompts of T tokens, K beams each.
 
-    def __init__(self, config: GenerationConfig, b: int, t: int, device: torch.device):
+    shrink: a prompt whose K best finished hypotheses no running beam can beat any more (transformers keeps
+    computing its beams, and ignores them) leaves the search: its best is kept, and the rows `step` returns hold
+    only the prompts still searched, so the session decodes fewer rows (CTranslate2 drops finished batch entries
+    alike). The prompts still searched are `searched`, in order; `best` gives every prompt's result."""
+
+    def __init__(self, config: GenerationConfig, b: int, t: int, device: torch.device, shrink: bool = False):
         k, n = config.num_beams, config.max_new_tokens
-        self.config, self.b, self.k, self.n, self.t = config, b, k, n, t
+        self.config, self.k, self.n, self.t, self.shrink = config, k, n, t, shrink
+        self.searched = torch.arange(b, device=device)  # (B',) the prompts still searched
+        self.best_tokens = torch.zeros(b, n, dtype=torch.long, device=device)  # each prompt's best, once done
+        self.best_length = torch.zeros(b, dtype=torch.long, device=device)
         self.eos = torch.tensor(config.eos_ids, device=device, dtype=torch.long)
         self.keep = max(2, 1 + len(config.eos_ids)) * k
         self.top_k_mask = torch.arange(self.keep, device=device) < k  # only the top K candidates may finish
@@ -103,7 +111,8 @@ class TransformersBeams:
 
     def step(self, logits: torch.Tensor, tokens: torch.Tensor,
              step: int) -> tuple[torch.Tensor, torch.Tensor, bool]:
-        config, b, k, n, lp = self.config, self.b, self.k, self.n, self.config.length_penalty
+        config, k, n, lp = self.config, self.k, self.n, self.config.length_penalty
+        b = self.searched.shape[0]
         logp = torch.log_softmax(logits.float(), dim=-1)  # (B*K, V)
         if config.repetition_penalty != 1.0:  # as transformers: on log-probs, over the prompt + beam
             logp = apply_repetition_penalty(logp, tokens, config.repetition_penalty)
@@ -136,8 +145,29 @@ class TransformersBeams:
         self.improvable &= (self.running_scores[:, :1] / (best_len ** lp) > finished.worst()).any(-1, keepdim=True)
         open_beams = not (bool(finished.filled.all()) and config.early_stopping is True)
         stop = not (bool(self.improvable.any()) and open_beams and not bool(hits.all()))
-        rows = (parent + torch.arange(b, device=parent.device)[:, None] * k).flatten()  # (B*K,)
-        return rows, _gather(candidates, chosen)[:, :, step].flatten(), stop
+        rows = parent + torch.arange(b, device=parent.device)[:, None] * k  # (B, K)
+        chosen_tokens = _gather(candidates, chosen)[:, :, step]  # (B, K)
+        if self.shrink and not stop and not bool(self.improvable.all()):
+            searching = self.improvable[:, 0]  # (B,)
+            self._keep_best(~searching)
+            rows, chosen_tokens = rows[searching], chosen_tokens[searching]
+            self.searched, self.running_scores = self.searched[searching], self.running_scores[searching]
+            self.improvable = self.improvable[searching]
+            finished.keep(searching)
+        return rows.flatten(), chosen_tokens.flatten(), stop
+
+    def _keep_best(self, done: torch.Tensor) -> None:
+        """Store the best finished hypothesis of the searched prompts `done` (a (B',) mask)."""
+        prompts = self.searched[done]
+        self.best_tokens[prompts] = self.finished.tokens[done, 0]
+        self.best_length[prompts] = self.finished.length[done, 0]
+
+    def best(self, pad: int) -> torch.Tensor:
+        """(B, L) the best hypothesis of each prompt, shorter ones padded with `pad`."""
+        self._keep_best(torch.ones_like(self.searched, dtype=torch.bool))
+        length = int(self.best_length.max())
+        best = self.best_tokens[:, :length]  # (B, L)
+        return best.masked_fill(torch.arange(length, device=best.device) >= self.best_length[:, None], pad)
 
 
 def _check_beam_options(config: GenerationConfig, vocab_size: int) -> None:
@@ -156,11 +186,12 @@ def beam_search(model: nn.Module, input_ids: torch.Tensor, config: GenerationCon
     b, k = input_ids.shape[0], config.num_beams
     prompts = input_ids.repeat_interleave(k, dim=0)  # (B*K, T) rows
     mask = None if attention_mask is None else attention_mask.repeat_interleave(k, 0)
-    rule = TransformersBeams(config, b, input_ids.shape[1], input_ids.device)
     with evaluating(model):
         session = Session(model, prompts, config.max_new_tokens, mask, compile=config.compile)
+        # A compiled step keeps its batch (another would compile anew): there every prompt's rows stay.
+        rule = TransformersBeams(config, b, input_ids.shape[1], input_ids.device, shrink=session.step_fn is None)
         try:
             run_beams(session, prompts, session.feed(prompts, keep=1)[:, -1], rule, config.max_new_tokens)
         finally:
             session.close()
-    return torch.cat([input_ids, rule.finished.best(config.pad)], dim=1)
+    return torch.cat([input_ids, rule.best(config.pad)], dim=1)

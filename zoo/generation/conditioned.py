@@ -21,6 +21,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from backbones.kv_cache import kept_inputs
+
 
 class BoundDecoder(nn.Module):
     """A model bound to inputs other than its tokens (audio features, images), seen as a decoder-only model:
@@ -67,6 +69,16 @@ class EncoderConditioned(BoundDecoder):
         return self.model.decode(tokens, self.features if first else None, attention_mask=attention_mask,
                                  positions=positions, input_pos=input_pos, logits_to_keep=logits_to_keep,
                                  cache=cache, source_mask=self.source_mask)
+
+    def reorder_inputs(self, index: torch.Tensor, rows: int) -> None:
+        """Session rows `index` kept of `rows` (Session.reorder): where whole inputs left (beam search drops the
+        sources that are done), their features and source mask go too, as their cross-attention cache does."""
+        kept = kept_inputs(index, rows, self.features.shape[0]) if index.shape[0] != rows else None
+        if kept is None:
+            return
+        self.features = self.features[kept]
+        if self.source_mask is not None:
+            self.source_mask = self.source_mask[kept]
 
     def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
         inputs = self.features.shape[0]

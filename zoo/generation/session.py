@@ -142,8 +142,13 @@ class Session:
         self.length = min(self.length, length)
 
     def reorder(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` (beam search), cache included (cross-attention's too)."""
+        """Keep batch rows `index` (beam search), cache included (cross-attention's too); fewer rows where beam
+        search drops the inputs that are done: an EncoderConditioned's per-input state follows, reorder_inputs)."""
         self.cache.reorder(index, self.length)
+        follow = getattr(self.model, "reorder_inputs", None)
+        if follow is not None:
+            follow(index, self.batch)
+        self.batch = index.shape[0]
         self.prompt_positions = self.prompt_positions[index]
         if self.padded:
             self.mask, self.pads = self.mask[index], self.pads[index]
