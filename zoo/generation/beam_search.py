@@ -86,14 +86,15 @@ class _BestFinished:
         return torch.where(self.filled, self.scores.min(1, keepdim=True).values, torch.full_like(self.scores, NEG))
 
 
-
 class TransformersBeams:
     """transformers' selection rule (see the module docstring) for B prompts of T tokens, K beams each.
 
     shrink: a prompt whose K best finished hypotheses no running beam can beat any more (transformers keeps
     computing its beams, and ignores them) leaves the search: its best is kept, and the rows `step` returns hold
     only the prompts still searched, so the session decodes fewer rows (CTranslate2 drops finished batch entries
-    alike). The prompts still searched are `searched`, in order; `best` gives every prompt's result."""
+    alike). The prompts still searched are `searched`, in order; `best` gives every prompt's result. The stop rule
+    then reads the searched prompts only: where transformers would go on for a dropped prompt's candidates alone,
+    the others' beams score about -1e9 and can no longer beat their finished hypotheses: the best stay."""
 
     def __init__(self, config: GenerationConfig, b: int, t: int, device: torch.device, shrink: bool = False):
         k, n = config.num_beams, config.max_new_tokens
