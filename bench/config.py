@@ -105,6 +105,7 @@ class TranslationBench:
     translation_batches: tuple[int, ...]  # sentences per generate call, each size timed
     translation_max_tokens: int        # max_new_tokens on every side (the last one a forced EOS)
     translation_repeats: int           # timed passes per side and batch size, sides alternating
+    translation_sides: tuple[str, ...] | None = None  # bench.translation_sides.SIDES to run (None: all)
 
     from_args = classmethod(fields_from_args)
 

@@ -77,6 +77,8 @@ def add_arguments(p: argparse.ArgumentParser, full: dict, quick: dict) -> None:
                    f"(default {full['translation_max_tokens']}; --quick: {quick['translation_max_tokens']})")
     g.add_argument("--translation-repeats", type=int, help="timed passes per side and batch size "
                    f"(default {full['translation_repeats']}; --quick: {quick['translation_repeats']})")
+    g.add_argument("--translation-sides", nargs="+", choices=SIDES, metavar="SIDE",
+                   help=f"the sides to run, transformers fp32 among them (default all: {', '.join(SIDES)})")
 
 
 # ----------------------------------------------------------------------------- the sentences
@@ -113,23 +115,32 @@ def scores(first: dict[str, Pass], references: list[str]) -> dict[str, dict]:
 
 
 def timed(workers: dict[str, Worker], batches: dict[int, list[list[str]]], repeats: int) -> tuple[dict, dict]:
-    """({batch: {side: seconds per pass}}, {batch: {side: output tokens}}): the sides alternate, forward on
-    even passes and backward on odd ones."""
-    times = {size: {name: [] for name in SIDES} for size in batches}
+    """({batch: {side: seconds per pass}}, {batch: {side: output tokens}}): the sides (the workers' keys) alternate,
+    forward on even passes and backward on odd ones."""
+    sides = list(workers)
+    times = {size: {name: [] for name in sides} for size in batches}
     tokens: dict[int, dict[str, int]] = {size: {} for size in batches}
     for r in range(repeats):
         for size, chunks in batches.items():
-            for name in SIDES if r % 2 == 0 else SIDES[::-1]:
+            for name in sides if r % 2 == 0 else sides[::-1]:
                 done = run_pass(workers[name], chunks)
                 times[size][name].append(done.seconds)
                 tokens[size][name] = done.tokens
             print(f"  translation pass {r + 1}, batch {size}: " + ", ".join(
-                f"{name} {times[size][name][-1]:.2f} s" for name in SIDES), flush=True)
+                f"{name} {times[size][name][-1]:.2f} s" for name in sides), flush=True)
     return times, tokens
+
+
+def chosen_sides(config: TranslationBench) -> tuple[list[str], list[str], list[str]]:
+    """(the sides to run in SIDES' order, ours among them, the references among them); transformers fp32 is the
+    one every translation is compared with, so it always runs."""
+    sides = [name for name in SIDES if name in (config.translation_sides or SIDES) or name == "transformers fp32"]
+    return sides, [name for name in OURS if name in sides], [name for name in REFERENCES if name in sides]
 
 
 def run(config: TranslationBench) -> dict:
     start_cpu = cpu_seconds()
+    sides, ours, references = chosen_sides(config)
     pairs, where = held_out(config.translation_sentences)
     threads = torch.get_num_threads()
     with tempfile.TemporaryDirectory(prefix="zoo-bench-translation-") as tmp:
@@ -139,21 +150,22 @@ def run(config: TranslationBench) -> dict:
         batches = {size: [sources[i:i + size] for i in range(0, n, size)] for size in config.translation_batches}
         with ExitStack() as stack:
             workers = {name: stack.enter_context(Worker(partial(side, name, weights, config), threads))
-                       for name in SIDES}
-            first = {name: run_pass(workers[name], batches[max(batches)]) for name in SIDES}
+                       for name in sides}
+            first = {name: run_pass(workers[name], batches[max(batches)]) for name in sides}
             print("  translation untimed pass: " + ", ".join(f"{k} {p.seconds:.2f} s" for k, p in first.items()),
                   flush=True)
             times, tokens = timed(workers, batches, config.translation_repeats)
     speed = {size: {name: {"median_s": statistics.median(t), "sentences_s": n / statistics.median(t),
                            "tokens_s": tokens[size][name] / statistics.median(t)} for name, t in by_side.items()}
              for size, by_side in times.items()}
-    ratios = {size: {f"{o}|{ref}": summarize(times[size], n, ours=o, ref=ref) for o in OURS for ref in REFERENCES}
+    ratios = {size: {f"{o}|{ref}": summarize(times[size], n, ours=o, ref=ref) for o in ours for ref in references}
               for size in times}
     return {"model": config.translation_model, "parameters": weights.parameters, "vocab_size": weights.vocab_size,
             "pad_row_norm": weights.pad_row_norm,
             "sentences": n, "source": where, "scores": scores(first, [target for _, target in pairs]),
             "translations": {name: p.texts for name, p in first.items()}, "speed": speed, "times": times,
-            "ratios": ratios, "machine": machine(), "others_cpu_share": others_share(start_cpu)}
+            "ratios": ratios, "ours": ours, "references": references, "machine": machine(),
+            "others_cpu_share": others_share(start_cpu)}
 
 
 # ----------------------------------------------------------------------------- report
@@ -169,7 +181,7 @@ def speed_rows(result: dict) -> list[list]:
     for size, by_side in result["speed"].items():
         for name, s in by_side.items():
             versus = [ratio_cell(result["ratios"][size][f"{name}|{ref}"], digits=2, bold=False)
-                      if name in OURS else "-" for ref in REFERENCES]
+                      if name in result["ours"] else "-" for ref in result["references"]]
             rows.append([name, size, f"{s['median_s']:.2f}", f"{s['sentences_s']:.2f}", f"{s['tokens_s']:.1f}",
                          *versus])
     return rows
@@ -179,7 +191,9 @@ def target_rows(result: dict) -> list[list]:
     rows = []
     for size, ratios in result["ratios"].items():
         for ref, target in TARGETS.items():
-            best = max(OURS, key=lambda o: ratios[f"{o}|{ref}"]["ratio"])
+            if ref not in result["references"] or not result["ours"]:
+                continue
+            best = max(result["ours"], key=lambda o: ratios[f"{o}|{ref}"]["ratio"])
             r = ratios[f"{best}|{ref}"]
             rows.append([size, best, ref, f"**{ratio_cell(r, digits=2, bold=False)}**",
                          *target_verdict(r["ratio"], target)])
@@ -204,8 +218,8 @@ def report(result: dict, config: TranslationBench) -> str:
     n = result["sentences"]
     quality = table(["side", "BLEU", "chrF", f"translations unlike transformers fp32's (of {n})", "output tokens"],
                     score_rows(result))
-    speed = table(["side", "batch", "s", "sentences/s", "tokens/s", *(f"speed-up vs {r} (IQR)" for r in REFERENCES)],
-                  speed_rows(result))
+    speed = table(["side", "batch", "s", "sentences/s", "tokens/s",
+                   *(f"speed-up vs {r} (IQR)" for r in result["references"])], speed_rows(result))
     targets = table(["batch", "ours (best variant)", "reference", "ours/ref (IQR)", "target", "met"],
                     target_rows(result))
     pad = result["pad_row_norm"]

@@ -46,6 +46,19 @@ def test_translation_quick(tmp_path, capsys):
                                                            "translation-3.csv", "README.md"}
 
 
+def test_translation_sides_narrow_the_run(capsys):
+    """--translation-sides runs those sides only, with transformers fp32 (what every translation is compared with)
+    added; the tables and targets cover the references that ran."""
+    benchmark.main(["--quick", "--only", "translation", "--translation-sentences", "3", "--translation-batches", "2",
+                    "--translation-repeats", "1", "--threads", "1", "--translation-sides", "CTranslate2 fp32",
+                    "ours packed"])
+    quality, speed, targets = tables(capsys.readouterr().out)
+    assert [row[0] for row in quality[1:]] == ["ours packed", "transformers fp32", "CTranslate2 fp32"]
+    assert speed[0][5:] == ["speed-up vs transformers fp32 (IQR)", "speed-up vs CTranslate2 fp32 (IQR)"]
+    assert [(row[1], row[2]) for row in targets[1:]] == [("ours packed", "transformers fp32"),
+                                                         ("ours packed", "CTranslate2 fp32")]
+
+
 def test_a_missing_model_is_named_before_any_section_runs(tmp_path, capsys):
     with pytest.raises(SystemExit):
         benchmark.parse_args(["--only", "ceilings", "translation", "--translation-model", str(tmp_path / "none")])
