@@ -104,37 +104,37 @@ class CrossKVCache:
         self.session_rows = session_rows or k.shape[0]
 
     def reorder(self, index: torch.Tensor) -> None:
-        """Keep session rows `index` (B',): free when each new row reads the input its old row read; a selection of
-        the inputs when whole inputs leave (beam search drops the sources that are done: kept_inputs)."""
+        """Keep session rows `index` (B',): free when each new row reads the input its old row read (beams stay with
+        their input); whole inputs selected when some leave (beam search drops the prompts that are done); else one
+        input a row, materialised (inputs_read)."""
         if not self.filled:
             return
-        inputs = self.k.shape[0]
-        source = index // (self.session_rows // inputs)  # (B',) the input each new row reads
-        rows = index.shape[0]
-        if rows % inputs == 0 and torch.equal(source, torch.arange(rows, device=index.device) // (rows // inputs)):
-            self.session_rows = rows
-            return
-        kept = kept_inputs(index, self.session_rows, inputs)
-        select = source if kept is None else kept  # one input a row (materialised), or whole inputs
-        self.k, self.v = self.k.index_select(0, select), self.v.index_select(0, select)
-        self.session_rows = rows
+        select = inputs_read(index, self.session_rows, self.k.shape[0])
+        if select is not None:
+            self.k, self.v = self.k.index_select(0, select), self.v.index_select(0, select)
+        self.session_rows = index.shape[0]
 
     def reset(self) -> None:
         self.k = self.v = None
         self.session_rows = None
 
 
-def kept_inputs(index: torch.Tensor, rows: int, inputs: int) -> torch.Tensor | None:
-    """Session rows `index` (B',) kept of `rows`, each of `inputs` inputs read by rows // inputs adjacent rows: the
-    inputs (A',) still read, where every input keeps all of its rows' count and they stay adjacent (beam search
-    dropping the sources that are done); None where the rows do not fall into whole inputs so."""
+def inputs_read(index: torch.Tensor, rows: int, inputs: int) -> torch.Tensor | None:
+    """Session rows `index` (B',) kept of `rows`, whose `inputs` inputs are each read by rows // inputs adjacent rows:
+    what per-input state (cross-attention keys, a source mask) must hold next. None where every kept row reads the
+    input its old row read, laid out alike (nothing moves); whole inputs (A',) where the rows still fall into
+    groups of the old count, each reading one input (beam search dropping the prompts that are done); else the
+    input of each row (B',)."""
     per_input = rows // inputs
-    if index.shape[0] % per_input:
+    source = index // per_input  # (B',) the input each kept row reads
+    kept = index.shape[0]
+    if kept % inputs == 0 and torch.equal(source, torch.arange(kept, device=index.device) // (kept // inputs)):
         return None
-    source = (index // per_input).view(-1, per_input)  # (A', G)
-    if not bool((source == source[:, :1]).all()):
-        return None
-    return source[:, 0]
+    if kept % per_input == 0:
+        groups = source.view(-1, per_input)  # (A', G)
+        if bool((groups == groups[:, :1]).all()):
+            return groups[:, 0]
+    return source
 
 
 @dataclass

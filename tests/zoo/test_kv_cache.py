@@ -137,3 +137,28 @@ def test_cache_slots_mask_per_row():
     mask = cache_slots_mask(None, torch.tensor([[1], [3]]), 5)
     assert mask.shape == (2, 1, 1, 5)
     assert mask[:, 0, 0].tolist() == [[True, True, False, False, False], [True, True, True, True, False]]
+
+
+def test_cross_attention_cache_follows_the_rows_that_stay():
+    """3 inputs read by 2 adjacent rows each: beams moving within their input move nothing; dropping an input's
+    rows selects the inputs left (their keys once each); rows that no longer fall into whole inputs get one input
+    a row. An EncoderConditioned's features and source mask follow the same rule (inputs_read)."""
+    from backbones.kv_cache import CrossKVCache, inputs_read
+    from zoo.generation.conditioned import EncoderConditioned
+
+    k = torch.arange(3.0)[:, None, None, None].expand(3, 2, 5, 4)  # (A, Hkv, Tk, Dh): input a holds a
+    cases = [(torch.tensor([1, 1, 2, 3, 5, 4]), None, [0, 1, 2]),  # beams reorder within their inputs
+             (torch.tensor([0, 1, 4, 5]), torch.tensor([0, 2]), [0, 2]),  # input 1 is done: its rows leave
+             (torch.tensor([0, 2, 5]), None, [0, 1, 2]),  # one row an input, in order: still nothing moves
+             (torch.tensor([0, 2, 3]), torch.tensor([0, 1, 1]), [0, 1, 1]),  # no whole inputs: one input a row
+             (torch.tensor([0, 3]), torch.tensor([0, 1]), [0, 1])]
+    for index, expected, held in cases:
+        select = inputs_read(index, 6, 3)
+        assert (select is None) == (expected is None) and (select is None or torch.equal(select, expected))
+        cache = CrossKVCache()
+        cache.store(k, k, session_rows=6)
+        cache.reorder(index)
+        assert cache.k[:, 0, 0, 0].tolist() == held and cache.session_rows == index.shape[0]
+        bound = EncoderConditioned(torch.nn.Linear(1, 1), torch.arange(3.0)[:, None, None], torch.eye(3))
+        bound.reorder_inputs(index, 6)
+        assert bound.features[:, 0, 0].tolist() == held and bound.source_mask.argmax(1).tolist() == held

@@ -21,7 +21,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from backbones.kv_cache import kept_inputs
+from backbones.kv_cache import inputs_read
 
 
 class BoundDecoder(nn.Module):
@@ -71,14 +71,15 @@ class EncoderConditioned(BoundDecoder):
                                  cache=cache, source_mask=self.source_mask)
 
     def reorder_inputs(self, index: torch.Tensor, rows: int) -> None:
-        """Session rows `index` kept of `rows` (Session.reorder): where whole inputs left (beam search drops the
-        sources that are done), their features and source mask go too, as their cross-attention cache does."""
-        kept = kept_inputs(index, rows, self.features.shape[0]) if index.shape[0] != rows else None
-        if kept is None:
+        """Session rows `index` kept of `rows` (Session.reorder): the features and source mask follow the inputs
+        the kept rows read, as their cross-attention cache does (inputs_read: fewer inputs where beam search drops
+        the prompts that are done)."""
+        select = inputs_read(index, rows, self.features.shape[0])
+        if select is None:
             return
-        self.features = self.features[kept]
+        self.features = self.features[select]
         if self.source_mask is not None:
-            self.source_mask = self.source_mask[kept]
+            self.source_mask = self.source_mask[select]
 
     def make_cache(self, batch_size: int, max_len: int, dtype: torch.dtype | None = None):
         inputs = self.features.shape[0]
