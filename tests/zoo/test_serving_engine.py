@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import zoo
+from backbones.inference import gemv
 from tests.helpers import randomize
 from zoo.serving import Engine, EngineClosed, Finished, InvalidRequest, QueueFull, RequestOptions, TokenEvent
 
@@ -238,6 +239,10 @@ def test_validation_names_the_field(model):
 
 @pytest.mark.parametrize("variant", ["packed", "int8", "bf16"])
 def test_packed_int8_and_bf16_models_serve_the_batched_step(variant):
+    if variant == "bf16" and not gemv.has_cpu_flag("avx512_bf16"):
+        # Seen on an AVX2-only EPYC (2026-12-07, at the commit before that session's too): without bf16 instructions,
+        # torch's bf16 products of a batched step round otherwise than one row's, and a near-tie's greedy token flips.
+        pytest.skip("bf16 products sum in a batch-dependent order on a CPU without AVX512-BF16")
     model = randomize(zoo.create_model("llama_tiny"), std=0.1)
     model = {"packed": zoo.pack_for_inference, "int8": lambda m: zoo.quantize(m, "int8"),
              "bf16": lambda m: m.to(torch.bfloat16)}[variant](model)

@@ -48,10 +48,12 @@ def run_beams(session: Session, tokens: torch.Tensor, logits: torch.Tensor, rule
     Returns the rows' tokens (B*K, T + n) after the last step."""
     for step in range(steps):
         rows, token, stop = rule.step(logits, tokens, step)
+        # Rows 0, 1, ... in order move nothing, unless some were dropped after them (a rule that shrinks the batch).
+        kept = rows.shape[0] == tokens.shape[0] and torch.equal(rows, torch.arange(rows.shape[0], device=rows.device))
         tokens = torch.cat([tokens[rows], token[:, None]], dim=1)  # (B*K, L+1)
         if stop or step == steps - 1:
             break
-        if not torch.equal(rows, torch.arange(rows.shape[0], device=rows.device)):
+        if not kept:
             session.reorder(rows)
         logits = session.feed(tokens[:, -1:])[:, -1]
     return tokens
