@@ -65,11 +65,12 @@ INT8_GEMV_MODE = "vnni" if gemv.int8_unsupported_reason("vnni") is None else "av
 OURS_MAX_WORK = 2**21
 _GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
 # torch._int_mm runs oneDNN's int8 GEMM at VNNI's or AMX's speed; a CPU with neither (AVX2 only) gets a slow generic
-# path, 15-40x behind float32: on an AVX2-only EPYC, 2 threads, 64 rows through a 512 x 2048 weight took 39 ms against
-# 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
-# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time (1.0-3.7x float32's speed over 16-64 rows of
-# 384-3072 wide weights), and more rows multiply the dequantised weight in float32 (as fast as ours from ~384 rows,
-# steadier). docs/notes/2026-12-07-int8-kernels.md has the table.
+# path, 8-27x behind float32 over 16-64 rows: on an AVX2-only EPYC, 2 threads, 64 rows through a 512 x 2048 weight took
+# 39 ms against 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
+# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time (1.0-6.7x faster than float32 on the dequantised
+# weight, the alternative that keeps no float copy, over 16-64 rows of 384-3072 wide weights), and more rows multiply
+# the dequantised weight in float32 (as fast as ours from ~384 rows, steadier). docs/notes/2026-12-07-int8-kernels.md
+# has the table.
 _INT_MM_FAST = gemv.has_cpu_flag("avx512_vnni") or _GEMM_HAS_AMX
 INT8_CHUNKED_ROWS = 64
 ACTIVATIONS = ("int8", "float")
