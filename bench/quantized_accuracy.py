@@ -186,6 +186,6 @@ def report(result: dict) -> str:
         "\nllama_135m (in int8 / int4 the embedding table stays fp32 and the tied head gets integers of its own; with "
         "`embeddings=True` (\"tables too\") the table is stored in the scheme and the head reads its integers. Peak "
         "RSS: a process that imports zoo, loads the saved model, packs it and decodes 16 tokens. load_pretrained "
-        "builds the model in fp32 before it loads the state, so the peak holds the fp32 model once, and a bf16 save "
-        "loads as fp32)\n",
+        "builds the model without weights and takes the saved tensors as its own (zoo.io.parameters_on_meta), so a "
+        "quantised model never exists in fp32; a bf16 save loads as fp32, the model's dtype)\n",
         table(["weights", "parameters + buffers", "peak RSS"], memory_rows)])

@@ -271,6 +271,78 @@ def check_state_dict(
 
 
 @contextmanager
+def parameters_on_meta() -> Iterator[None]:
+    """Modules built inside the block get their parameters on the meta device: nothing is allocated or initialised
+    for weights a checkpoint replaces (load_into_empty), so a model loads in the memory of its checkpoint, not
+    twice that, nor (quantised) a float32 copy first. Buffers stay real: those a checkpoint lacks (RoPE's and the
+    sinusoids' non-persistent tables, a module's `optional_state`) keep their computed values; a quantised layer
+    made for a meta weight (zoo.quantize.apply_quantization_config) is made on meta, integers and all."""
+    register = nn.Module.register_parameter
+
+    def on_meta(module: nn.Module, name: str, param: nn.Parameter | None) -> None:
+        if param is not None and not param.is_meta:
+            param = nn.Parameter(param.to("meta"), requires_grad=param.requires_grad)
+        register(module, name, param)
+
+    nn.Module.register_parameter = on_meta
+    try:
+        yield
+    finally:
+        nn.Module.register_parameter = register
+
+
+def shared_names(model: nn.Module) -> dict[str, str]:
+    """{alias: name} of the state dict's entries that one tensor object fills twice (a head tied to its table, a
+    quantised head reading its table's integers), found by identity: meta tensors have no storage to compare."""
+    first: dict[int, str] = {}
+    aliases = {}
+    for name, tensor in model.state_dict(keep_vars=True).items():  # every name of the saved state, tied ones too
+        if id(tensor) in first:
+            aliases[name] = first[id(tensor)]
+        else:
+            first[id(tensor)] = name
+    return aliases
+
+
+def _owned(value: torch.Tensor, dtype: torch.dtype, owner: dict[int, int], take: bool) -> torch.Tensor:
+    """`value` as a tensor the model may hold: cast to the model's float `dtype` where stored in another width;
+    taken as it is only where `take` and it is contiguous and alone in its storage, else copied. A converter's state
+    holds views (q, k and v cut from one fused tensor; one zero bias for several layers) and the tensors of a live
+    model (from_hf(model)): taken, they would keep a fused tensor alive, tie layers never tied, or share weights
+    with the other model."""
+    if value.is_floating_point() and dtype.is_floating_point and value.dtype != dtype:
+        return value.to(dtype, memory_format=torch.contiguous_format)
+    storage = value.untyped_storage()
+    alone = take and value.is_contiguous() and storage.nbytes() == value.numel() * value.element_size()
+    if alone and owner.setdefault(storage.data_ptr(), id(value)) == id(value):
+        return value
+    return value.clone(memory_format=torch.contiguous_format)
+
+
+def load_into_empty(model: nn.Module, state: Mapping[str, torch.Tensor], source: str | os.PathLike[str],
+                    take: bool = False) -> None:
+    """Load `state` (checked by check_state_dict) into a model built under parameters_on_meta, cast as
+    load_state_dict casts (a float stored in another width); `take`: the tensors are the caller's to give (read from
+    a file just now), so each becomes the model's where it can (_owned) rather than a copy. The tensors the model
+    shared share again. Anything left on meta is a CheckpointMismatchError naming it."""
+    aliases = shared_names(model)
+    expected = model.state_dict()
+    owner: dict[int, int] = {}  # storage -> the stored tensor that takes it
+    loaded = {key: _owned(value, expected[key].dtype, owner, take) for key, value in state.items()
+              if key not in aliases}
+    loaded.update({alias: loaded[name] for alias, name in aliases.items()})  # tied again below
+    model.load_state_dict(loaded, assign=True)
+    for alias, name in aliases.items():
+        owner, _, leaf = alias.rpartition(".")
+        module = model.get_submodule(owner)
+        setattr(module, leaf, model.get_parameter(name) if leaf in module._parameters else model.get_buffer(name))
+    left = [name for name, t in [*model.named_parameters(), *model.named_buffers()] if t.is_meta]
+    if left:
+        raise CheckpointMismatchError(f"{str(source)!r} left {len(left)} tensor(s) of the model unloaded: "
+                                      f"{left[:10]}; expected a value for each")
+
+
+@contextmanager
 def loading(what: str) -> Iterator[None]:
     """For the scripts: a model that fails to load (a foreign, corrupt, missing or mismatched checkpoint)
     exits with one line, `what` (the flag and its value) then the error's lines joined, and no traceback."""

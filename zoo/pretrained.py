@@ -32,7 +32,10 @@ from zoo.io import (
     atomic_write,
     atomic_write_text,
     check_state_dict,
+    load_into_empty,
+    parameters_on_meta,
     read_json,
+    shared_names,
 )
 from zoo.quantize import apply_quantization_config, prepare_kernels, quantization_config
 from zoo.registry import build_model, config_from_dict
@@ -117,6 +120,33 @@ def read_safetensors(path: Path) -> tuple[dict[str, torch.Tensor], dict[str, str
                                      "It is truncated or not a safetensors file.") from error
 
 
+def build_loaded(config: Any, state: Mapping[str, torch.Tensor], source: str | Path,
+                 quantization: dict[str, Any] | None = None, config_source: str | None = None,
+                 take: bool = False) -> nn.Module:
+    """Our model for `config` holding `state`'s tensors, built without making or initialising weights first
+    (zoo.io.parameters_on_meta, load_into_empty): a quantised model never exists in float32, and with `take` (the
+    tensors were read from a file for this call) the model holds them rather than copies, so loading takes the
+    memory of the checkpoint once. Tied aliases absent from `state` (LM head = token embedding) are filled from
+    the tensor they share; then every missing, unexpected, reshaped or retyped tensor is listed
+    (CheckpointMismatchError) before anything loads. `quantization` (zoo.quantize's record: scheme, group_size,
+    modules): those layers are quantised ones, whose integers and scales `state` holds. `source` names the weights
+    in errors, `config_source` the config (default: `source`)."""
+    config_source = config_source or str(source)
+    with parameters_on_meta():
+        model = build_model(config, config_source)
+        if quantization is not None:
+            apply_quantization_config(model, quantization, config_source)
+    state = dict(state)
+    for alias, name in shared_names(model).items():
+        if alias not in state and name in state:
+            state[alias] = state[name]
+    check_state_dict(model, state, source)
+    load_into_empty(model, state, source, take)
+    if quantization is not None:
+        prepare_kernels(model)
+    return model
+
+
 def load_pretrained(directory: str | Path, map_location: str | torch.device = "cpu") -> nn.Module:
     directory = Path(directory)
     config_path, weights_path = directory / CONFIG_NAME, directory / WEIGHTS_NAME
@@ -133,13 +163,8 @@ def load_pretrained(directory: str | Path, map_location: str | torch.device = "c
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():
         if name in state:
             state[alias] = state[name]
-    model = build_model(config, repr(str(config_path)))
-    if "quantization_config" in saved:
-        apply_quantization_config(model, saved["quantization_config"], repr(str(config_path)))
-    check_state_dict(model, state, weights_path)
-    model.load_state_dict(state)
-    if "quantization_config" in saved:
-        prepare_kernels(model)
+    model = build_loaded(config, state, weights_path, saved.get("quantization_config"), repr(str(config_path)),
+                         take=True)
     load_tokenizer = getattr(type(model), "load_tokenizer", None)  # families whose models carry one (Whisper)
     tokenizer_file = directory / getattr(type(model), "tokenizer_file", TOKENIZER_NAME)
     if load_tokenizer is not None and tokenizer_file.is_file():

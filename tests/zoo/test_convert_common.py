@@ -62,6 +62,28 @@ def test_build_converted_fills_tied_aliases_and_lists_mismatches():
     ours = build_converted(model.config, state, "src")
     assert not ours.training
     assert all(torch.equal(a, b) for a, b in zip(ours.state_dict().values(), model.state_dict().values()))
+    # Its weights are copies: training one model never moves the other's.
+    theirs = {t.untyped_storage().data_ptr() for t in model.state_dict().values()}
+    assert not theirs & {t.untyped_storage().data_ptr() for t in ours.state_dict().values()}
+    assert ours.get_parameter(next(iter(aliases))) is ours.get_parameter(aliases[next(iter(aliases))])
+
+
+def test_build_converted_unties_views_of_one_tensor():
+    """A converter's state of views (q, k, v cut from one fused tensor; one zero bias for two layers) loads as
+    tensors of their own: no layer ties to another through it, none keeps the fused tensor alive."""
+    model = zoo.create_model("gpt_tiny")
+    state = {k: v.clone() for k, v in model.state_dict().items() if k not in model.tied_parameters()}
+    attn = "transformer.blocks.0.attn"
+    fused = torch.cat([state[f"{attn}.{p}.weight"] for p in ("q_proj", "k_proj", "v_proj")])
+    state.update(zip([f"{attn}.{p}.weight" for p in ("q_proj", "k_proj", "v_proj")], fused.chunk(3)))
+    zero = torch.zeros_like(state[f"{attn}.o_proj.bias"])
+    state[f"{attn}.o_proj.bias"] = state["transformer.blocks.1.attn.o_proj.bias"] = zero
+    ours = build_converted(model.config, state, "src")
+    q = ours.get_parameter(f"{attn}.q_proj.weight")
+    assert q.untyped_storage().nbytes() == q.numel() * q.element_size()
+    with torch.no_grad():
+        ours.get_parameter(f"{attn}.o_proj.bias").add_(1.0)
+    assert torch.equal(ours.get_parameter("transformer.blocks.1.attn.o_proj.bias"), zero)
     del state["transformer.norm.weight"]
     with pytest.raises(CheckpointMismatchError, match=r"(?s)'src'.*missing in checkpoint.*transformer\.norm\.weight"):
         build_converted(model.config, state, "src")

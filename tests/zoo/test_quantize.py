@@ -305,6 +305,35 @@ def test_save_load_round_trip_without_requantizing(scheme, group, tmp_path, monk
         assert torch.equal(loaded(ids), expected)
 
 
+def test_load_pretrained_never_makes_the_float_weights(tmp_path, monkeypatch):
+    """A quantised model loads in the memory of its integers: no Linear or Embedding weight of the float32 model is
+    allocated first (each is made on the meta device), and the loaded model holds the file's tensors, not copies."""
+    model = randomize(zoo.create_model("llama_tiny"), std=0.05)
+    zoo.quantize(model, "int8", embeddings=True)
+    model.save_pretrained(tmp_path)
+    made = []
+    for cls in (nn.Linear, nn.Embedding):
+        init = cls.reset_parameters
+        monkeypatch.setattr(cls, "reset_parameters", lambda self, init=init: made.append(self.weight) or init(self))
+    copies = []
+    real_copy = torch.Tensor.copy_
+
+    def copy(self, src, *args, **kwargs):
+        if not self.is_meta:
+            copies.append(self)
+        return real_copy(self, src, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "copy_", copy)
+    loaded = zoo.load_pretrained(tmp_path)
+    assert made and all(weight.is_meta for weight in made)
+    assert not copies  # the integers were taken as loaded
+    assert not any(t.is_meta for t in [*loaded.parameters(), *loaded.buffers()])
+    assert loaded.head.proj.qweight is loaded.embed.tokens.qweight
+    ids = torch.randint(0, model.config.vocab_size, (2, 12))
+    with torch.no_grad():
+        assert torch.equal(loaded.eval()(ids), model.eval()(ids))
+
+
 def test_tied_head_gets_its_own_integers():
     model = zoo.create_model("gpt_tiny").eval()
     table = model.embed.tokens.weight.detach().clone()

@@ -9,9 +9,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from zoo.io import check_state_dict
-from zoo.quantize import apply_quantization_config, prepare_kernels
-from zoo.registry import build_model
+from zoo.pretrained import build_loaded
 
 
 class UnsupportedConfigError(ValueError):
@@ -194,20 +192,7 @@ def fused_qkv_part(name: str) -> tuple[str, int] | None:
 
 def build_converted(config: Any, state: dict[str, torch.Tensor], source: str,
                     quantization: dict[str, Any] | None = None) -> nn.Module:
-    """Build our model for `config` and load the converted `state` into it, in eval mode. Tied aliases
-    (LM head = token embedding) absent from `state` are filled from the tensor they share; then every
-    missing, unexpected or reshaped tensor is listed (CheckpointMismatchError) before anything loads.
-    `quantization` (zoo.quantize's record: scheme, group_size, modules): those layers are quantised ones, whose
-    integers and scales `state` holds (a GGUF file's Q4_0 tensors)."""
-    model = build_model(config, source)
-    if quantization is not None:
-        apply_quantization_config(model, quantization, source)
-    state = dict(state)
-    for alias, name in model.tied_parameters().items():
-        if alias not in state and name in state:
-            state[alias] = state[name]
-    check_state_dict(model, state, source)
-    model.load_state_dict(state)
-    if quantization is not None:
-        prepare_kernels(model)
-    return model.eval()
+    """Our model for `config` holding the converted `state` (zoo.pretrained.build_loaded: tied aliases filled,
+    every mismatch listed before anything loads), in eval mode. `quantization` (zoo.quantize's record): those
+    layers are quantised ones, whose integers and scales `state` holds (a GGUF file's Q4_0 tensors)."""
+    return build_loaded(config, state, source, quantization).eval()
