@@ -93,6 +93,7 @@ class WhisperLongBench:
     whisper_long_tokens: int | None    # tokens per window at most (random weights never end one); None: no cap
     whisper_long_seed: int             # the order of the recordings and the pauses
     whisper_long_dir: str | None       # the real base's joined directory (None: a temporary folder)
+    whisper_long_sides: tuple[str, ...] | None = None  # bench.whisper_long_sides.side_names to run (None: all)
 
     from_args = classmethod(fields_from_args)
 

@@ -80,6 +80,9 @@ def add_arguments(p: argparse.ArgumentParser, full: dict, quick: dict) -> None:
                    f"{quick['whisper_long_tokens']}, random weights never end a window)")
     g.add_argument("--whisper-long-seed", type=int, default=0, help="order of the recordings and pauses (default 0)")
     g.add_argument("--whisper-long-dir", help="join the real Whisper base here (default: a temporary folder)")
+    g.add_argument("--whisper-long-sides", nargs="+", choices=side_names(True), metavar="SIDE",
+                   help="the sides to run, with the faster-whisper side each of ours is compared with; the cost rows "
+                        f"need theirs (default all: {', '.join(side_names(True))})")
 
 
 # ----------------------------------------------------------------------------- the audio
@@ -122,17 +125,31 @@ def word_error_rate(reference: str, hypothesis: str) -> float:
 # ----------------------------------------------------------------------------- measure
 
 
+def chosen_sides(config: WhisperLongBench) -> list[str]:
+    """The sides to run, in side_names' order: those asked (default all), and the faster-whisper side any of ours
+    asked is compared with."""
+    every = side_names(config.whisper_long_openai)
+    asked = set(config.whisper_long_sides or every)
+    references = {ref for ours, ref, _ in TARGETS.values() if asked & set(ours)}
+    return [name for name in side_names(True) if name in asked | references]
+
+
 def costs(times: dict) -> dict:
-    """What word timestamps and VAD cost, as shares of ours' time (medians)."""
+    """What word timestamps and VAD cost, as shares of ours' time (medians); the rows whose sides ran."""
     med = {k: statistics.median(v) for k, v in times.items()}
     out = {}
     for mode in ("batched", "sequential"):
-        full, plain = med[f"ours {mode} fp32"], med[f"ours {mode} fp32, no words"]
-        out[f"word timestamps, {mode}"] = {"with_s": full, "without_s": plain, "share": (full - plain) / full}
-    seq, no_vad = med["ours sequential fp32"], med["ours sequential fp32, no VAD"]
-    out["VAD (detector alone), sequential"] = {"with_s": seq, "without_s": seq - med["VAD alone"],
-                                               "share": med["VAD alone"] / seq}
-    out["VAD (whole file without it), sequential"] = {"with_s": seq, "without_s": no_vad, "share": (seq - no_vad) / seq}
+        if {f"ours {mode} fp32", f"ours {mode} fp32, no words"} <= med.keys():
+            full, plain = med[f"ours {mode} fp32"], med[f"ours {mode} fp32, no words"]
+            out[f"word timestamps, {mode}"] = {"with_s": full, "without_s": plain, "share": (full - plain) / full}
+    seq = med.get("ours sequential fp32")
+    if seq is not None and "VAD alone" in med:
+        out["VAD (detector alone), sequential"] = {"with_s": seq, "without_s": seq - med["VAD alone"],
+                                                   "share": med["VAD alone"] / seq}
+    if seq is not None and "ours sequential fp32, no VAD" in med:
+        no_vad = med["ours sequential fp32, no VAD"]
+        out["VAD (whole file without it), sequential"] = {"with_s": seq, "without_s": no_vad,
+                                                          "share": (seq - no_vad) / seq}
     return out
 
 
@@ -144,17 +161,18 @@ def run(config: WhisperLongBench) -> dict:
     threads = torch.get_num_threads()
     with tempfile.TemporaryDirectory(prefix="zoo-bench-whisper-long-") as tmp:
         weights = prepare(config, Path(tmp), threads)
-        timed = time_apart(side_names(config.whisper_long_openai), weights, config, audio, threads)
+        timed = time_apart(chosen_sides(config), weights, config, audio, threads)
     times = {name: t["times"] for name, t in timed.items()}
     first = {name: {"first_call_s": t["first_call_s"], "words": t["words"], "text": t["text"],
                     "wer": None if name == "VAD alone" else word_error_rate(reference, t["text"])}
              for name, t in timed.items()}
     ratios = {}
     for ours, ref, _ in TARGETS.values():
-        ratios.update({f"{o}|{ref}": summarize(times, 1, ours=o, ref=ref) for o in ours})
+        ratios.update({f"{o}|{ref}": summarize(times, 1, ours=o, ref=ref) for o in ours if o in times})
     if "openai-whisper" in times:
         for o in (*TARGETS["batched"][0], *TARGETS["sequential"][0]):
-            ratios[f"{o}|openai-whisper"] = summarize(times, 1, ours=o, ref="openai-whisper")
+            if o in times:
+                ratios[f"{o}|openai-whisper"] = summarize(times, 1, ours=o, ref="openai-whisper")
     return {"weights": config.whisper_long_weights, "audio": info, "reference_words": len(reference.split()),
             "sides": first, "median_s": {k: statistics.median(v) for k, v in times.items()}, "times": times,
             "ratios": ratios, "costs": costs(times), "others_cpu_share": others_share(start_cpu)}
@@ -181,13 +199,16 @@ def side_rows(result: dict) -> list[list]:
 def target_rows(result: dict) -> list[list]:
     rows = []
     wer = {k: v["wer"] for k, v in result["sides"].items()}
-    for mode, (variants, ref, target) in TARGETS.items():
+    ran = {mode: ([v for v in variants if f"{v}|{ref}" in result["ratios"]], ref, target)
+           for mode, (variants, ref, target) in TARGETS.items()}
+    ran = {mode: sides for mode, sides in ran.items() if sides[0]}  # the targets whose sides ran
+    for mode, (variants, ref, target) in ran.items():
         best = max(variants, key=lambda v: result["ratios"][f"{v}|{ref}"]["ratio"])
         r = result["ratios"][f"{best}|{ref}"]
         rows.append([mode, best, ref, f"**{ratio_cell(r, digits=2, bold=False)}**",
                      *target_verdict(r["ratio"], target)])
     if wer.get("openai-whisper") is not None:
-        for mode, (variants, _, _) in TARGETS.items():
+        for mode, (variants, _, _) in ran.items():
             best = min(wer[v] for v in variants)
             rows.append([f"WER, {mode}", " / ".join(variants), "openai-whisper",
                          f"{best:.3f} vs {wer['openai-whisper']:.3f}", "<= openai-whisper's",
@@ -198,8 +219,8 @@ def target_rows(result: dict) -> list[list]:
 def report(result: dict, config: WhisperLongBench) -> str:
     a = result["audio"]
     if result["weights"] == "base":
-        weights = ("the real Whisper base (ours from faster-whisper's directory: fp32, packed, bf16 weights packed; "
-                   "faster-whisper int8 on the same directory"
+        weights = ("the real Whisper base (ours from faster-whisper's directory: fp32, packed, bf16 weights packed, "
+                   "int8 packed (zoo.quantize's defaults); faster-whisper int8 on the same directory"
                    + ("; openai-whisper with ours' tensors)" if "openai-whisper" in result["sides"] else ")"))
     else:
         weights = (f"random weights of shape {result['weights']} on every side (windows capped at "
@@ -224,4 +245,7 @@ def report(result: dict, config: WhisperLongBench) -> str:
     note = ("Share: (with - without) / with, ours' medians; the detector alone: its time / ours sequential; a negative "
             "share: ours without it takes longer (Whisper then decodes the silences too).")
     share = f"Other processes used {result['others_cpu_share']:.0%} of the CPUs meanwhile."
-    return "\n".join([head, sides_table, "", targets, "", cost_table, note, "", *versus, share])
+    parts = [head, sides_table, "", targets, ""]
+    if result["costs"]:
+        parts += [cost_table, note, ""]
+    return "\n".join([*parts, *versus, share])

@@ -1,5 +1,6 @@
 """scripts/benchmark.py --only whisper_long: the long-file section end to end on whisper_micro's random weights
 (--quick, a shorter file), its tables well formed and every side's WER a number; and the long file itself."""
+import dataclasses
 import json
 import math
 
@@ -40,6 +41,31 @@ def test_whisper_long_quick(tmp_path, capsys):
     assert saved["weights"] == "micro" and saved["audio"]["audio_s"] >= 30
     assert all(isinstance(saved["sides"][s]["wer"], float) for s in SIDES[:-1])
     assert all(len(saved["times"][s]) == 1 for s in SIDES)
+
+
+def test_chosen_sides_add_the_references_and_costs_keep_what_ran():
+    from bench.config import WhisperLongBench
+    from bench.whisper_long import chosen_sides, costs
+
+    config = WhisperLongBench("micro", 20.0, 1, False, 8, 0, None, ("VAD alone", "ours sequential int8 packed"))
+    assert chosen_sides(config) == ["ours sequential int8 packed", "faster-whisper sequential int8", "VAD alone"]
+    every = dataclasses.replace(config, whisper_long_sides=None)
+    assert chosen_sides(every) == [s for s in SIDES if s != "openai-whisper"]
+    assert chosen_sides(dataclasses.replace(every, whisper_long_openai=True)) == SIDES
+    times = {"ours sequential fp32": [4.0, 6.0], "VAD alone": [0.5]}
+    assert costs(times) == {"VAD (detector alone), sequential": {"with_s": 5.0, "without_s": 4.5, "share": 0.1}}
+
+
+@pytest.mark.slow  # about two minutes: a spawned process a side
+def test_whisper_long_sides_narrow_the_run(capsys):
+    """--whisper-long-sides runs those sides, with the faster-whisper side each of ours is compared with; the targets
+    are those whose sides ran, and the cost table, whose sides did not, is left out."""
+    benchmark.main(["--quick", "--only", "whisper_long", "--whisper-long-audio-s", "20", "--whisper-long-sides",
+                    "ours batched int8 packed", "VAD alone"])
+    sides, targets = tables(capsys.readouterr().out)
+    assert [row[0] for row in sides[1:]] == ["ours batched int8 packed", "faster-whisper batched int8", "VAD alone"]
+    assert [row[:3] for row in targets[1:]] == [["batched int8", "ours batched int8 packed",
+                                                 "faster-whisper batched int8"]]
 
 
 def test_long_speech_is_the_human_recordings_with_pauses():
