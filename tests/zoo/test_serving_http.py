@@ -359,7 +359,9 @@ def test_a_full_queue_answers_429_and_loses_nothing(dirs):
     served = Generator("gpt", base.model, base.tokenizer, engine, base.end_of_turn)
     with serving(create_app({"gpt": served})) as url:
         def one(i):
-            return post(url, "/v1/completions", {"model": "gpt", "prompt": f"And {i}", "max_tokens": 4})
+            # Greedy: sampling (the API's default temperature 1) ends a completion early on a stop token at times.
+            return post(url, "/v1/completions", {"model": "gpt", "prompt": f"And {i}", "max_tokens": 4,
+                                                 "temperature": 0})
 
         with ThreadPoolExecutor(8) as pool:
             futures = [pool.submit(one, i) for i in range(8)]
