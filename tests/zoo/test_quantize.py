@@ -213,6 +213,26 @@ def test_float_activations_in_fp32_over_many_rows_say_why_they_dequantize():
         assert layer.kernel(x.bfloat16()) == "int8" and layer.why_not(x.bfloat16()) is None
 
 
+@pytest.mark.parametrize("scheme, group", [("int8", None), ("int8", 32), ("int4", 32)])
+def test_a_large_dequantised_weight_goes_a_block_of_outputs_at_a_time(scheme, group, monkeypatch):
+    """Past DEQUANTIZE_BLOCK values (here 64 x 5 outputs: 5 blocks and a short one), the dequantised product is made a
+    block of outputs at a time, each equal to that slice of the whole one; with gradients it stays whole."""
+    monkeypatch.setattr(quantized_module, "DEQUANTIZE_BLOCK", 64 * 5)
+    layer = QuantizedLinear.from_linear(nn.Linear(64, 27), scheme, group, activations="float")
+    x = torch.randn(2, 20, 64)
+    whole = x @ layer.dequantize().t() + layer.bias
+    made = []
+    real = quantized_module.dequantize_weight
+    monkeypatch.setattr(quantized_module, "dequantize_weight", lambda q, *a: made.append(q.shape[0]) or real(q, *a))
+    with torch.no_grad():
+        assert layer.kernel(x) == "dequantize"
+        torch.testing.assert_close(layer(x), whole, rtol=1e-6, atol=1e-6)
+    assert made == [5, 5, 5, 5, 5, 2]
+    made.clear()
+    layer(x.requires_grad_()).sum().backward()  # autograd through the whole weight
+    assert made == [27] and x.grad is not None
+
+
 @pytest.mark.parametrize("scheme", ["int4", "int8"])
 @pytest.mark.parametrize("rows", [1, 3, 8])
 @pytest.mark.parametrize("mode", ["vnni", "avx2"])
