@@ -125,10 +125,6 @@ class TransformersBeams:
         total = (logp.view(b, k, vocab) + self.running_scores[:, :, None]).view(b, k * vocab)  # (B, K*V)
         top_scores, top_index = torch.topk(total, self.keep)  # (B, 2K), sorted
         source, token = top_index // vocab, top_index % vocab
-        running = torch.zeros(b, k, n, dtype=torch.long, device=tokens.device)  # new tokens of running beams
-        running[:, :, :step] = tokens[:, self.t:].view(b, k, step)
-        candidates = _gather(running, source)  # (B, 2K, N)
-        candidates[:, :, step] = token
         hits = torch.isin(token, self.eos) | (step == n - 1)  # (B, 2K)
 
         # The best K candidates that did not stop keep running.
@@ -137,19 +133,25 @@ class TransformersBeams:
         self.running_scores = _gather(alive_scores, chosen)
         parent = _gather(source, chosen)  # (B, K) which old beam each continues
 
-        # Stopped candidates among the top K join the finished pool if they beat it.
+        # Stopped candidates among the top K join the finished pool if they beat it. On most steps none may join:
+        # the pool would only take scores of about NEG over its own, so it is left as it is.
         finished = self.finished
         just_finished = hits & self.top_k_mask
         pool_full = finished.filled.all(-1, keepdim=True) & (config.early_stopping is True)
-        scored = top_scores / ((step + 1) ** lp) + (pool_full | ~self.improvable | ~just_finished).float() * NEG
-        finished.add(candidates, scored, step + 1, just_finished)
+        barred = pool_full | ~self.improvable | ~just_finished  # (B, 2K)
+        if not bool(barred.all()):
+            running = torch.zeros(b, k, n, dtype=torch.long, device=tokens.device)  # new tokens of running beams
+            running[:, :, :step] = tokens[:, self.t:].view(b, k, step)
+            candidates = _gather(running, source)  # (B, 2K, N)
+            candidates[:, :, step] = token
+            finished.add(candidates, top_scores / ((step + 1) ** lp) + barred.float() * NEG, step + 1, just_finished)
 
         best_len = n if (config.early_stopping == "never" and lp > 0) else step + 1
         self.improvable &= (self.running_scores[:, :1] / (best_len ** lp) > finished.worst()).any(-1, keepdim=True)
         open_beams = not (bool(finished.filled.all()) and config.early_stopping is True)
         stop = not (bool(self.improvable.any()) and open_beams and not bool(hits.all()))
         rows = parent + torch.arange(b, device=parent.device)[:, None] * k  # (B, K)
-        chosen_tokens = _gather(candidates, chosen)[:, :, step]  # (B, K)
+        chosen_tokens = _gather(token, chosen)  # (B, K)
         if self.shrink and not stop and not bool(self.improvable.all()):
             searching = self.improvable[:, 0]  # (B,)
             self._keep_best(~searching)
