@@ -38,12 +38,15 @@ DECODE = {"language": "en", "temperature": 0.0}  # every side: greedy, no fallba
 COMPARED = ["ours batched fp32", "ours batched packed", "ours batched bf16 packed", "ours batched int8 packed",
             "faster-whisper batched int8", "ours sequential fp32", "ours sequential packed",
             "ours sequential bf16 packed", "ours sequential int8 packed", "faster-whisper sequential int8"]
+# zoo.transcribe(compile=True): run when named only (the first call compiles each batch size and cache length anew)
+COMPILED = ["ours batched int8 packed+compiled", "ours sequential int8 packed+compiled"]
 COSTS = ["ours batched fp32, no words", "ours sequential fp32, no words", "ours sequential fp32, no VAD", "VAD alone"]
 
 
-def side_names(openai: bool) -> list[str]:
-    """The compared sides, openai-whisper's if asked, then the cost rows, in the order they run."""
-    return [*COMPARED, *(["openai-whisper"] if openai else []), *COSTS]
+def side_names(openai: bool, compiled: bool = False) -> list[str]:
+    """The compared sides (the compiled ones if asked), openai-whisper's if asked, then the cost rows, in the order
+    they run."""
+    return [*COMPARED, *(COMPILED if compiled else []), *(["openai-whisper"] if openai else []), *COSTS]
 
 
 @dataclass(frozen=True)
@@ -134,15 +137,15 @@ def capped(config: WhisperLongBench, library: str) -> dict:
     return {} if n is None else ({"max_new_tokens": n} if library == "faster-whisper" else {"sample_len": n})
 
 
-def ours_batched(model, config: WhisperLongBench, words: bool = True):
+def ours_batched(model, config: WhisperLongBench, words: bool = True, compile: bool = False):
     """zoo.transcribe(one audio, batch_size=8): VAD chunks of at most a window, each decoded once."""
-    kw = {**DECODE, **capped(config, "ours"), "without_timestamps": True, "word_timestamps": words}
+    kw = {**DECODE, **capped(config, "ours"), "without_timestamps": True, "word_timestamps": words, "compile": compile}
     return lambda audio: zoo.transcribe(model, torch.from_numpy(audio), batch_size=BATCH_SIZE, **kw)
 
 
-def ours_sequential(model, config: WhisperLongBench, words: bool = True, vad: bool = True):
+def ours_sequential(model, config: WhisperLongBench, words: bool = True, vad: bool = True, compile: bool = False):
     """zoo.transcribe on the whole file: its vad_filter (the speech only), or without VAD."""
-    kw = {**DECODE, **capped(config, "ours"), "word_timestamps": words, "vad_filter": vad}
+    kw = {**DECODE, **capped(config, "ours"), "word_timestamps": words, "vad_filter": vad, "compile": compile}
     return lambda audio: zoo.transcribe(model, audio, **kw)
 
 
@@ -192,10 +195,11 @@ def side(name: str, weights: Weights, config: WhisperLongBench, threads: int) ->
         return faster_fn(models.faster, config, batched="batched" in name)
     mode, rest = name.removeprefix("ours ").split(" ", 1)
     variant, _, cost = rest.partition(", ")
+    variant, compiled = variant.removesuffix("+compiled"), variant.endswith("+compiled")
     model = variants[variant]()
     if mode == "batched":
-        return ours_batched(model, config, words=cost != "no words")
-    return ours_sequential(model, config, words=cost != "no words", vad=cost != "no VAD")
+        return ours_batched(model, config, words=cost != "no words", compile=compiled)
+    return ours_sequential(model, config, words=cost != "no words", vad=cost != "no VAD", compile=compiled)
 
 
 # ----------------------------------------------------------------------------- timing, one process per side

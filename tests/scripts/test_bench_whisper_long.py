@@ -52,6 +52,8 @@ def test_chosen_sides_add_the_references_and_costs_keep_what_ran():
     every = dataclasses.replace(config, whisper_long_sides=None)
     assert chosen_sides(every) == [s for s in SIDES if s != "openai-whisper"]
     assert chosen_sides(dataclasses.replace(every, whisper_long_openai=True)) == SIDES
+    compiled = dataclasses.replace(config, whisper_long_sides=("ours batched int8 packed+compiled",))
+    assert chosen_sides(compiled) == ["faster-whisper batched int8", "ours batched int8 packed+compiled"]
     times = {"ours sequential fp32": [4.0, 6.0], "VAD alone": [0.5]}
     assert costs(times) == {"VAD (detector alone), sequential": {"with_s": 5.0, "without_s": 4.5, "share": 0.1}}
 
