@@ -24,6 +24,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -270,25 +271,40 @@ def check_state_dict(
     raise CheckpointMismatchError("".join(parts))
 
 
+_REGISTER_PARAMETER = nn.Module.register_parameter
+_ON_META = threading.local()  # .depth: this thread's open parameters_on_meta blocks
+_PATCH = threading.Lock()
+_patched = 0  # the open blocks of every thread: the patch stays while any is open
+
+
+def _register_parameter(module: nn.Module, name: str, param: nn.Parameter | None) -> None:
+    """nn.Module.register_parameter while a parameters_on_meta block is open: on meta in that block's thread only."""
+    if param is not None and not param.is_meta and getattr(_ON_META, "depth", 0):
+        param = nn.Parameter(param.to("meta"), requires_grad=param.requires_grad)
+    _REGISTER_PARAMETER(module, name, param)
+
+
 @contextmanager
 def parameters_on_meta() -> Iterator[None]:
-    """Modules built inside the block get their parameters on the meta device: nothing is allocated or initialised
-    for weights a checkpoint replaces (load_into_empty), so a model loads in the memory of its checkpoint, not
-    twice that, nor (quantised) a float32 copy first. Buffers stay real: those a checkpoint lacks (RoPE's and the
-    sinusoids' non-persistent tables, a module's `optional_state`) keep their computed values; a quantised layer
-    made for a meta weight (zoo.quantize.apply_quantization_config) is made on meta, integers and all."""
-    register = nn.Module.register_parameter
-
-    def on_meta(module: nn.Module, name: str, param: nn.Parameter | None) -> None:
-        if param is not None and not param.is_meta:
-            param = nn.Parameter(param.to("meta"), requires_grad=param.requires_grad)
-        register(module, name, param)
-
-    nn.Module.register_parameter = on_meta
+    """Modules built inside the block (in this thread; others build as usual) get their parameters on the meta
+    device: nothing is allocated or initialised for weights a checkpoint replaces (load_into_empty), so a model loads
+    in the memory of its checkpoint, not twice that, nor (quantised) a float32 copy first. Buffers stay real: those a
+    checkpoint lacks (RoPE's and the sinusoids' non-persistent tables, a module's `optional_state`) keep their
+    computed values; a quantised layer made for a meta weight (zoo.quantize.apply_quantization_config) is made on
+    meta, integers and all."""
+    global _patched
+    with _PATCH:
+        _patched += 1
+        nn.Module.register_parameter = _register_parameter
+    _ON_META.depth = getattr(_ON_META, "depth", 0) + 1
     try:
         yield
     finally:
-        nn.Module.register_parameter = register
+        _ON_META.depth -= 1
+        with _PATCH:
+            _patched -= 1
+            if not _patched:
+                nn.Module.register_parameter = _REGISTER_PARAMETER
 
 
 def shared_names(model: nn.Module) -> dict[str, str]:

@@ -87,3 +87,32 @@ def test_build_converted_unties_views_of_one_tensor():
     del state["transformer.norm.weight"]
     with pytest.raises(CheckpointMismatchError, match=r"(?s)'src'.*missing in checkpoint.*transformer\.norm\.weight"):
         build_converted(model.config, state, "src")
+
+
+def test_parameters_on_meta_holds_in_its_own_thread_only():
+    """A model built in another thread while a load's block is open gets real weights; after every block closes,
+    nn.Module is as it was."""
+    import threading
+
+    from torch import nn
+
+    from zoo.io import parameters_on_meta
+
+    register = nn.Module.register_parameter
+    inside, built = threading.Event(), threading.Event()
+    made = {}
+
+    def load():
+        with parameters_on_meta():
+            made["inside"] = nn.Linear(4, 4).weight
+            inside.set()
+            built.wait(10)
+
+    thread = threading.Thread(target=load)
+    thread.start()
+    inside.wait(10)
+    made["beside"] = nn.Linear(4, 4).weight
+    built.set()
+    thread.join(10)
+    assert made["inside"].is_meta and not made["beside"].is_meta
+    assert nn.Module.register_parameter is register
