@@ -271,17 +271,17 @@ def check_state_dict(
     raise CheckpointMismatchError("".join(parts))
 
 
-_REGISTER_PARAMETER = nn.Module.register_parameter
 _ON_META = threading.local()  # .depth: this thread's open parameters_on_meta blocks
 _PATCH = threading.Lock()
 _patched = 0  # the open blocks of every thread: the patch stays while any is open
+_unpatched = nn.Module.register_parameter  # what the patch calls, and puts back when the last block closes
 
 
 def _register_parameter(module: nn.Module, name: str, param: nn.Parameter | None) -> None:
     """nn.Module.register_parameter while a parameters_on_meta block is open: on meta in that block's thread only."""
     if param is not None and not param.is_meta and getattr(_ON_META, "depth", 0):
         param = nn.Parameter(param.to("meta"), requires_grad=param.requires_grad)
-    _REGISTER_PARAMETER(module, name, param)
+    _unpatched(module, name, param)
 
 
 @contextmanager
@@ -292,10 +292,12 @@ def parameters_on_meta() -> Iterator[None]:
     checkpoint lacks (RoPE's and the sinusoids' non-persistent tables, a module's `optional_state`) keep their
     computed values; a quantised layer made for a meta weight (zoo.quantize.apply_quantization_config) is made on
     meta, integers and all."""
-    global _patched
+    global _patched, _unpatched
     with _PATCH:
+        if not _patched:
+            _unpatched = nn.Module.register_parameter
+            nn.Module.register_parameter = _register_parameter
         _patched += 1
-        nn.Module.register_parameter = _register_parameter
     _ON_META.depth = getattr(_ON_META, "depth", 0) + 1
     try:
         yield
@@ -304,7 +306,7 @@ def parameters_on_meta() -> Iterator[None]:
         with _PATCH:
             _patched -= 1
             if not _patched:
-                nn.Module.register_parameter = _REGISTER_PARAMETER
+                nn.Module.register_parameter = _unpatched
 
 
 def shared_names(model: nn.Module) -> dict[str, str]:
@@ -349,9 +351,10 @@ def load_into_empty(model: nn.Module, state: Mapping[str, torch.Tensor], source:
     loaded.update({alias: loaded[name] for alias, name in aliases.items()})  # tied again below
     model.load_state_dict(loaded, assign=True)
     for alias, name in aliases.items():
-        owner, _, leaf = alias.rpartition(".")
-        module = model.get_submodule(owner)
-        setattr(module, leaf, model.get_parameter(name) if leaf in module._parameters else model.get_buffer(name))
+        parent, _, leaf = alias.rpartition(".")
+        module = model.get_submodule(parent)
+        tied = isinstance(getattr(module, leaf), nn.Parameter)
+        setattr(module, leaf, model.get_parameter(name) if tied else model.get_buffer(name))
     left = [name for name, t in [*model.named_parameters(), *model.named_buffers()] if t.is_meta]
     if left:
         raise CheckpointMismatchError(f"{str(source)!r} left {len(left)} tensor(s) of the model unloaded: "
