@@ -67,12 +67,12 @@ _GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
 # torch._int_mm runs oneDNN's int8 GEMM at VNNI's or AMX's speed; a CPU with neither (AVX2 only) gets a slow generic
 # path, 8-27x behind float32 over 16-64 rows: on an AVX2-only EPYC, 2 threads, 64 rows through a 512 x 2048 weight took
 # 39 ms against 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
-# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time (1.0-6.7x faster than float32 on the dequantised
-# weight, the alternative that keeps no float copy, over 16-64 rows of 384-3072 wide weights), and more rows multiply
-# the dequantised weight in float32 (as fast as ours from ~384 rows, steadier). docs/notes/2026-12-07-int8-kernels.md
-# has the table.
+# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time, and more rows multiply the dequantised weight in
+# float32. Ours took 0.41-0.85x float32's time at 64 and 128 rows and 0.69-1.00x at 400 (float32 not counting the
+# dequantisation; weights of 2048 x 512, 8192 x 512 and the 51865-word heads of 512 and 384; AVX2 EPYC, 2 threads,
+# 2026-12-07), so the line is drawn below 400. docs/notes/2026-12-07-int8-kernels.md has the first table.
 _INT_MM_FAST = gemv.has_cpu_flag("avx512_vnni") or _GEMM_HAS_AMX
-INT8_CHUNKED_ROWS = 64
+INT8_CHUNKED_ROWS = 256
 # A weight of more values than this multiplies its dequantised outputs a block at a time (_dequantized): Whisper
 # base's head (51865 x 512) dequantised whole took 131 ms a call, nearly all of it faulting in 106 MB of fresh pages
 # (AVX2 EPYC), and its 100-row product 2.5x float32's time.
@@ -266,7 +266,7 @@ class QuantizedLinear(nn.Module):
     def _dequantized(self, x: torch.Tensor, bias: torch.Tensor | None, dtype: torch.dtype) -> torch.Tensor:
         """F.linear on the dequantised weight. Without gradients, a weight of more than DEQUANTIZE_BLOCK values goes
         a block of outputs at a time, each block's product written into one output: dequantised whole, a large weight
-        was a fresh allocation every call, each of its pages faulted in (module docstring's figures)."""
+        was a fresh allocation every call, each of its pages faulted in (DEQUANTIZE_BLOCK's figures)."""
         block = max(1, DEQUANTIZE_BLOCK // self.in_features)  # outputs a block
         if torch.is_grad_enabled() or torch.compiler.is_compiling() or self.out_features <= block:
             return F.linear(x, self.dequantize(dtype), bias)

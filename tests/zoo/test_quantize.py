@@ -86,7 +86,7 @@ def test_our_int8_kernel_equals_dequantize_then_matmul(mode, rows):
 
 
 @pytest.mark.parametrize("int_mm_fast", [True, False])
-@pytest.mark.parametrize("rows", [1, 3, 8, 40, 100])
+@pytest.mark.parametrize("rows", [1, 3, 8, 40, 100, 300])
 @pytest.mark.parametrize("activations", ["int8", "float"])
 def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
     """Whichever kernel the layer picks (ours, torch's int8 GEMM where the CPU runs it fast, ours in 8-row chunks or
