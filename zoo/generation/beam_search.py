@@ -134,7 +134,7 @@ class TransformersBeams:
         parent = _gather(source, chosen)  # (B, K) which old beam each continues
 
         # Stopped candidates among the top K join the finished pool if they beat it. On most steps none may join:
-        # the pool would only take scores of about NEG over its own, so it is left as it is.
+        # every candidate would be offered at about NEG, below every score the pool holds, so it is left as it is.
         finished = self.finished
         just_finished = hits & self.top_k_mask
         pool_full = finished.filled.all(-1, keepdim=True) & (config.early_stopping is True)
