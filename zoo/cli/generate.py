@@ -83,7 +83,9 @@ def batch_prompts(tokenizer, prompts: list[str]) -> tuple[torch.Tensor, torch.Te
 
 
 def prepare(source: str, args) -> torch.nn.Module:
-    """--model or --draft loaded, placed on --device in --dtype, and packed with --pack (timed: a one-time cost)."""
+    """--model or --draft loaded, placed on --device in --dtype, and packed with --pack (timed: a one-time cost). A
+    preset's random weights follow --seed, so a run repeats whatever ran before it in the process."""
+    torch.manual_seed(args.seed)
     model = place(load_model(source, DECODERS), args)
     if args.pack:
         start = time.perf_counter()
