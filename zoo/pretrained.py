@@ -60,8 +60,8 @@ class ZooModel(nn.Module):
         return self
 
     def tied_parameters(self) -> dict[str, str]:
-        """{alias: name} for parameters that share memory (e.g. LM head = token embedding)."""
-        return _dedupe_shared(self.state_dict())[1]
+        """{alias: name} for parameters that are one tensor (e.g. LM head = token embedding)."""
+        return shared_names(self)
 
 
 class ClassifierModel(ZooModel):

@@ -88,6 +88,20 @@ def test_a_preset_warns_that_its_weights_are_random(monkeypatch):
         script.create_preset("whisper_micro")
 
 
+def test_a_preset_is_drawn_from_its_seed_and_leaves_the_random_stream_alone():
+    torch.manual_seed(1)
+    first = script.load_any_model("whisper_micro", seed=3)
+    after = torch.rand(4)  # the stream went on from where it was: the preset's draws were apart from it
+    torch.manual_seed(1)
+    assert torch.equal(torch.rand(4), after)
+    torch.rand(1000)  # wherever the stream stands, the seed names the same preset
+    again = script.load_any_model("whisper_micro", seed=3)
+    other = script.load_any_model("whisper_micro", seed=4)
+    tensors = [m.state_dict() for m in (first, again, other)]
+    assert all(torch.equal(tensors[0][k], tensors[1][k]) for k in tensors[0])
+    assert not all(torch.equal(tensors[0][k], tensors[2][k]) for k in tensors[0])
+
+
 def stub_result(path):
     name = str(path).rsplit("/", 1)[-1]
     return {"text": f" Ünïcode {name}", "language": "en",

@@ -84,9 +84,8 @@ def batch_prompts(tokenizer, prompts: list[str]) -> tuple[torch.Tensor, torch.Te
 
 def prepare(source: str, args) -> torch.nn.Module:
     """--model or --draft loaded, placed on --device in --dtype, and packed with --pack (timed: a one-time cost). A
-    preset's random weights follow --seed, so a run repeats whatever ran before it in the process."""
-    torch.manual_seed(args.seed)
-    model = place(load_model(source, DECODERS), args)
+    preset's random weights follow --seed."""
+    model = place(load_model(source, DECODERS, seed=args.seed), args)
     if args.pack:
         start = time.perf_counter()
         model = zoo.pack_for_inference(model, gemv=not args.no_gemv)

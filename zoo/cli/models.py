@@ -1,6 +1,7 @@
 """The one model loader of the command line: whatever names a model, every subcommand's --model takes it.
 
-    preset name        zoo.create_model (random weights: for trying the plumbing)
+    preset name        zoo.create_model (random weights: for trying the plumbing), drawn from a seed, so that
+                       one name and seed are one model wherever in a process it is loaded
     directory          zoo.load_directory: our save_pretrained, an HF one (config.json), a CTranslate2 /
                        faster-whisper one (model.bin); a LoRA run's model/ (lora_base.json): its base with the
                        adapter, merged into a float base (zoo.training.lora.load_trained)
@@ -17,6 +18,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import torch
 from torch import nn
 
 import zoo
@@ -80,10 +82,13 @@ def model_kind(source: str, families: Sequence[str] | None = None, flag: str = "
     raise UsageError(f"{flag} {source!r} {what}: {expected(families)}")
 
 
-def load_model(source: str, families: Sequence[str] | None = None, flag: str = "--model") -> nn.Module:
-    """The model `source` names (see the module docstring), in eval mode; `families` limits what is accepted."""
+def load_model(source: str, families: Sequence[str] | None = None, flag: str = "--model",
+               seed: int = 0) -> nn.Module:
+    """The model `source` names (see the module docstring), in eval mode; `families` limits what is accepted. A
+    preset's random weights are drawn from `seed`, apart from the process's random stream, which is left as it was."""
     kind = model_kind(source, families, flag)
-    with loading(f"{flag} {source}"):
+    with loading(f"{flag} {source}"), torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)  # a preset's draws; the other kinds read their weights and draw nothing
         model = LOADERS[kind](source)
     family = getattr(getattr(model, "config", None), "family", None)
     if families is not None and family is not None and family not in families:
