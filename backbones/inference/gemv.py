@@ -42,10 +42,10 @@ import torch
 from backbones.inference import torch_private
 
 CSRC = Path(__file__).with_name("csrc")
-# One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8 and zoo::gemv_grouped (integer weights:
-# backbones/quantized.py), zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
-SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_grouped.cpp", CSRC / "attention.cpp",
-           CSRC / "attention_bf16.cpp")
+# One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8, zoo::gemv_grouped and zoo::gemm_int8
+# (integer weights: backbones/quantized.py), zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
+SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_grouped.cpp", CSRC / "gemm_int8.cpp",
+           CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
 # What the sources include: part of the build name.
 INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "gemv_int8_rows.inc", CSRC / "gemv_grouped_rows.inc",
             CSRC / "int_weights.inc", CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
@@ -170,6 +170,10 @@ def _register_fake() -> None:
             return x.new_empty(*x.shape[:-1], qweight.shape[0])
         torch.library.register_fake(f"zoo::{name}")(integer_fake)
 
+    @torch.library.register_fake("zoo::gemm_int8")
+    def _(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        return x.new_empty(*x.shape[:-1], qweight.shape[0])
+
     @torch.library.register_fake("zoo::decode_attention")
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float) -> torch.Tensor:
         return q.new_empty(q.shape)  # contiguous, as the operator returns
@@ -265,6 +269,15 @@ def linear_grouped(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor,
     ahead of torch's int4 kernel, 10-100x slower in fp32, 2-4x in bf16; docs/notes/2026-12-07-int8-kernels.md).
     Inference only; the caller checks available()."""
     return _by_chunks(torch.ops.zoo.gemv_grouped, x, qweight, scales, bias, mode)
+
+
+def gemm_int8(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None
+              ) -> torch.Tensor:
+    """x (..., K) fp32 or bf16 of any number of rows, qweight int8 (N, K), scales and bias fp32 (N,) -> (..., N) in
+    x's dtype, as QuantizedLinear's torch._int_mm path computes it (each row quantised to 253 steps about a centre
+    that is a whole step, integer products, then scaled back), on AVX2 + FMA: the many-row products of CPUs where
+    torch's int8 GEMM has no VNNI or AMX to run on. Inference only; the caller checks available()."""
+    return torch.ops.zoo.gemm_int8(x.contiguous(), qweight, scales, bias)
 
 
 def _by_chunks(op, x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None,

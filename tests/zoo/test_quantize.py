@@ -85,14 +85,54 @@ def test_our_int8_kernel_equals_dequantize_then_matmul(mode, rows):
             assert out_bf16.dtype == torch.bfloat16
 
 
+@pytest.mark.parametrize("rows", [1, 3, 9, 50, 301])
+def test_our_int8_gemm_equals_torchs(rows):
+    """zoo::gemm_int8 (many rows on a CPU without VNNI) computes what the layer's torch._int_mm path does, on whole
+    and ragged shapes (inputs not a multiple of 16, outputs not of 24, rows not of 4), with and without a bias, from
+    float32, bfloat16 and 3-D inputs: the integers are the same, so only the float scaling's rounding differs."""
+    if not gemv.available(torch.float32):
+        pytest.skip(gemv.reason(torch.float32))
+    torch.manual_seed(6)
+    for k, n in ((16, 1), (70, 23), (512, 100), (130, 24)):
+        layer = QuantizedLinear.from_linear(nn.Linear(k, n), "int8")
+        x = torch.randn(rows, k) * torch.rand(rows, 1) * 4 + torch.randn(rows, 1)  # rows of other ranges and centres
+        with torch.no_grad():
+            for bias in (layer.bias, None):
+                out = gemv.gemm_int8(x, layer.qweight, layer.scales, bias)
+                torch.testing.assert_close(out, layer._int_mm(x, bias), rtol=1e-5, atol=1e-4)
+            x3 = x.bfloat16().view(1, rows, k)
+            out = gemv.gemm_int8(x3, layer.qweight, layer.scales, layer.bias)
+            assert out.shape == (1, rows, n) and out.dtype == torch.bfloat16
+            reference = layer._int_mm(x3[0].float(), layer.bias).bfloat16()
+            torch.testing.assert_close(out[0].float(), reference.float(), rtol=1e-2, atol=1e-2)
+
+
+def test_our_int8_gemm_refuses_what_it_cannot_run():
+    """Each refusal names the argument and what was expected; no rows give an empty output."""
+    if not gemv.available(torch.float32):
+        pytest.skip(gemv.reason(torch.float32))
+    layer = QuantizedLinear.from_linear(nn.Linear(32, 8), "int8")
+    q, s = layer.qweight, layer.scales
+    assert gemv.gemm_int8(torch.randn(0, 32), q, s, None).shape == (0, 8)
+    cases = [((torch.randn(4, 31), q, s, None), "x must be contiguous rows of 32 features"),
+             ((torch.randn(4, 32).double(), q, s, None), "x must be float32 or bfloat16"),
+             ((torch.randn(4, 32), q.float(), s, None), "qweight must be a contiguous (N, K) int8 matrix"),
+             ((torch.randn(4, 32), q, s[:4], None), "scales must be a contiguous float32 (8,) vector"),
+             ((torch.randn(4, 32), q, s, torch.zeros(9)), "bias must be a contiguous float32 (8,) vector")]
+    for args, message in cases:
+        with pytest.raises(RuntimeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            gemv.gemm_int8(*args)
+
+
 @pytest.mark.parametrize("int_mm_fast", [True, False])
 @pytest.mark.parametrize("rows", [1, 3, 8, 40, 100, 300])
 @pytest.mark.parametrize("activations", ["int8", "float"])
 def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
-    """Whichever kernel the layer picks (ours, torch's int8 GEMM where the CPU runs it fast, ours in 8-row chunks or
-    the dequantised weight where not), its output is within the weight's half step plus the activations' rounding of
-    the full-precision product, and float activations add no rounding; the int8 GEMM equals (x_q x_s)(q s)^T, as
-    ours does. Both routes of many rows are taken on every host (the CPU's answer is forced each way)."""
+    """Whichever kernel the layer picks (ours up to 8 rows; more, torch's int8 GEMM where the CPU runs it fast, our
+    int8 GEMM where not, the dequantised weight where ours is not built), its output is within the weight's half step
+    plus the activations' rounding of the full-precision product, and float activations add no rounding; both GEMMs
+    equal each row's centred rounding times the dequantised weight. Both routes of many rows are taken on every host
+    (the CPU's answer is forced each way)."""
     monkeypatch.setattr(quantized_module, "_INT_MM_FAST", int_mm_fast)
     torch.manual_seed(2)
     linear = nn.Linear(256, 96)
@@ -107,14 +147,13 @@ def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
             return
         assert ((out - exact).abs() <= output_bound(layer, x)).all(), kernel
         ours = gemv.loaded() and (rows == 1 or rows <= gemv.MAX_ROWS and not quantized_module._GEMM_HAS_AMX)
-        chunked = gemv.loaded() and rows <= quantized_module.INT8_CHUNKED_ROWS
-        expected = "gemv_int8" if ours else "int_mm" if int_mm_fast else "gemv_int8" if chunked else "dequantize"
+        expected = "gemv_int8" if ours else "int_mm" if int_mm_fast else "gemm_int8" if gemv.loaded() else "dequantize"
         assert kernel == expected  # up to 8 rows ours, but on AMX (OURS_MAX_WORK)
         if kernel == "dequantize":
             assert "AVX512-VNNI" in layer.why_not(x)
             torch.testing.assert_close(out, x @ w.t() + layer.bias, rtol=1e-5, atol=1e-5)
             return
-        if kernel == "int_mm":  # each row to 253 steps over its range, centred on a whole step: 0 is a level
+        if kernel in ("int_mm", "gemm_int8"):  # each row to 253 steps over its range, centred on a whole step
             low, high = x.amin(1, keepdim=True), x.amax(1, keepdim=True)
             step = (high - low) / 253
             center = torch.round((high + low) / 2 / step) * step
@@ -126,10 +165,14 @@ def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
         torch.testing.assert_close(out, rounded @ w.t() + layer.bias, rtol=1e-5, atol=1e-4)
 
 
-def test_int8_gemm_keeps_zero_inputs_exact(monkeypatch):
+@pytest.mark.parametrize("int_mm_fast", [True, False])
+def test_int8_gemm_keeps_zero_inputs_exact(int_mm_fast, monkeypatch):
     """Rows of mostly exact zeros (a GELU's output: Whisper base's encoder fc2 inputs are 94% zeros) lose nothing on
-    the zeros: with a centre between levels every zero moved alike and the errors added up along the row."""
-    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", True)  # torch's int8 GEMM on every host, slow or not
+    the zeros: with a centre between levels every zero moved alike and the errors added up along the row. Both
+    GEMMs: torch's (forced on every host, slow or not) and ours (the route of a CPU without VNNI)."""
+    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", int_mm_fast)
+    if not int_mm_fast and not gemv.available(torch.float32):
+        pytest.skip(gemv.reason(torch.float32))
     torch.manual_seed(4)
     linear = nn.Linear(1024, 64)
     with torch.no_grad():
@@ -138,7 +181,7 @@ def test_int8_gemm_keeps_zero_inputs_exact(monkeypatch):
     x = torch.randn(64, 1024).abs() * (torch.rand(64, 1024) < 0.06)  # (R, K), ~94% zeros
     x[:, 0], x[:, 1] = 15.0, -0.17  # an outlier and GELU's least value set each row's range
     with torch.no_grad():
-        assert layer.kernel(x) == "int_mm"
+        assert layer.kernel(x) == ("int_mm" if int_mm_fast else "gemm_int8")
         exact = x @ layer.dequantize().t() + layer.bias
         error = (layer(x) - exact).norm() / exact.norm()
     assert error < 0.01  # 0.0025; a centre between levels gave 0.14
