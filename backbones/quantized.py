@@ -18,8 +18,8 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
   products, scaled back. int8 weights: R <= 8 (on an AMX host: R = 1, or R x N x K <= OURS_MAX_WORK), our
   zoo::gemv_int8 (AVX512-VNNI, else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised
   between its least and greatest value (253 steps, the centre a whole step so that 0 is a level, as fbgemm's zero
-  point). Without AVX512-VNNI or AMX, where torch's int8 GEMM is slow, our zoo::gemm_int8 (AVX2) takes those rows
-  and computes the same. int4 weights, and int8 in groups (GGUF's Q8_0): our
+  point). Without AVX512-VNNI or AMX, where torch's int8 GEMM is slow, R <= INT8_CHUNKED_ROWS go to ours 8 rows
+  at a time and more to our zoo::gemm_int8 (AVX2), which computes what torch's GEMM does. int4 weights, and int8 in groups (GGUF's Q8_0): our
   zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
   weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
@@ -66,11 +66,14 @@ OURS_MAX_WORK = 2**21
 _GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
 # torch._int_mm runs oneDNN's int8 GEMM at VNNI's or AMX's speed; a CPU with neither (AVX2 only) gets a slow generic
 # path, 8-27x behind float32 over 16-64 rows: on an AVX2-only EPYC, 2 threads, 64 rows through a 512 x 2048 weight took
-# 39 ms against 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of more than
-# 8 rows go to our zoo::gemm_int8 (csrc/gemm_int8.cpp: vpmaddwd on int16, 4 rows x 24 outputs a register tile), which
-# computes what the torch._int_mm path does. docs/notes/2026-12-08-int8-gemm-avx2.md has its timings against float32
-# and against zoo::gemv_int8 8 rows at a time (the route up to 256 rows before it).
+# 39 ms against 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
+# INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time, and more to our zoo::gemm_int8 (csrc/gemm_int8.cpp:
+# vpmaddwd on int16, 4 rows x 24 outputs a register tile), which computes what the torch._int_mm path does. Same
+# host, quiet, 2 threads: the GEMM took 0.67-0.89x float32's time at 1500 rows and 0.28-0.75x at 16-256, and from 32
+# rows 0.25-0.87x the chunks' (the chunks lead at 9-16 rows on wide weights: it packs the weight every call).
+# docs/notes/2026-12-07-int8-gemm-avx2.md has the table.
 _INT_MM_FAST = gemv.has_cpu_flag("avx512_vnni") or _GEMM_HAS_AMX
+INT8_CHUNKED_ROWS = 16
 # A weight of more values than this multiplies its dequantised outputs a block at a time (_dequantized): Whisper
 # base's head (51865 x 512) dequantised whole took 131 ms a call, nearly all of it faulting in 106 MB of fresh pages
 # (AVX2 EPYC), and its 100-row product 2.5x float32's time.
@@ -213,7 +216,7 @@ class QuantizedLinear(nn.Module):
                 if _INT_MM_FAST:
                     return "int_mm", None
                 if gemv.loaded():
-                    return "gemm_int8", None
+                    return ("gemv_int8" if rows <= INT8_CHUNKED_ROWS else "gemm_int8"), None
                 unbuilt = gemv.reason(torch.float32)
                 return "dequantize", ("torch's int8 GEMM is slow on a CPU without AVX512-VNNI or AMX, and the zoo's "
                                       f"own int8 kernels are not loaded{f' ({unbuilt})' if unbuilt else ''}: "

@@ -125,11 +125,11 @@ def test_our_int8_gemm_refuses_what_it_cannot_run():
 
 
 @pytest.mark.parametrize("int_mm_fast", [True, False])
-@pytest.mark.parametrize("rows", [1, 3, 8, 40, 100, 300])
+@pytest.mark.parametrize("rows", [1, 3, 8, 12, 40, 300])
 @pytest.mark.parametrize("activations", ["int8", "float"])
 def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
-    """Whichever kernel the layer picks (ours up to 8 rows; more, torch's int8 GEMM where the CPU runs it fast, our
-    int8 GEMM where not, the dequantised weight where ours is not built), its output is within the weight's half step
+    """Whichever kernel the layer picks (ours up to 8 rows; more, torch's int8 GEMM where the CPU runs it fast, ours
+    in 8-row chunks then our int8 GEMM where not, the dequantised weight where ours is not built), its output is within the weight's half step
     plus the activations' rounding of the full-precision product, and float activations add no rounding; both GEMMs
     equal each row's centred rounding times the dequantised weight. Both routes of many rows are taken on every host
     (the CPU's answer is forced each way)."""
@@ -147,7 +147,9 @@ def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
             return
         assert ((out - exact).abs() <= output_bound(layer, x)).all(), kernel
         ours = gemv.loaded() and (rows == 1 or rows <= gemv.MAX_ROWS and not quantized_module._GEMM_HAS_AMX)
-        expected = "gemv_int8" if ours else "int_mm" if int_mm_fast else "gemm_int8" if gemv.loaded() else "dequantize"
+        chunked = rows <= quantized_module.INT8_CHUNKED_ROWS
+        expected = ("gemv_int8" if ours else "int_mm" if int_mm_fast else "dequantize" if not gemv.loaded()
+                    else "gemv_int8" if chunked else "gemm_int8")
         assert kernel == expected  # up to 8 rows ours, but on AMX (OURS_MAX_WORK)
         if kernel == "dequantize":
             assert "AVX512-VNNI" in layer.why_not(x)
