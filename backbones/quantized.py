@@ -19,8 +19,8 @@ The dequantised weight is q * scale (`dequantize`). Layers multiply activations 
   zoo::gemv_int8 (AVX512-VNNI, else AVX2); more, torch's int8 GEMM (torch._int_mm, oneDNN), each row quantised
   between its least and greatest value (253 steps, the centre a whole step so that 0 is a level, as fbgemm's zero
   point). Without AVX512-VNNI or AMX, where torch's int8 GEMM is slow, R <= INT8_CHUNKED_ROWS go to ours 8 rows
-  at a time and more to our zoo::gemm_int8 (AVX2), which computes what torch's GEMM does. int4 weights, and int8 in groups (GGUF's Q8_0): our
-  zoo::gemv_grouped for any R, 8 rows at a time;
+  at a time and more to our zoo::gemm_int8 (AVX2), which computes what torch's GEMM does. int4 weights, and int8
+  in groups (GGUF's Q8_0): our zoo::gemv_grouped for any R, 8 rows at a time;
 - "float": activations as they come, exact up to summation order (int8 in groups: F.linear on the dequantised
   weight). int8: zoo::gemv_int8's weight-only mode for 1 to GEMV_ROWS rows; more, torch's
   aten._weight_int8pack_mm in bf16, F.linear on the dequantised weight in fp32. int4: torch's
