@@ -129,10 +129,10 @@ def test_our_int8_gemm_refuses_what_it_cannot_run():
 @pytest.mark.parametrize("activations", ["int8", "float"])
 def test_int8_layer_paths(activations, rows, int_mm_fast, monkeypatch):
     """Whichever kernel the layer picks (ours up to 8 rows; more, torch's int8 GEMM where the CPU runs it fast, ours
-    in 8-row chunks then our int8 GEMM where not, the dequantised weight where ours is not built), its output is within the weight's half step
-    plus the activations' rounding of the full-precision product, and float activations add no rounding; both GEMMs
-    equal each row's centred rounding times the dequantised weight. Both routes of many rows are taken on every host
-    (the CPU's answer is forced each way)."""
+    in 8-row chunks then our int8 GEMM where not, the dequantised weight where ours is not built), its output is
+    within the weight's half step plus the activations' rounding of the full-precision product, and float
+    activations add no rounding; both GEMMs equal each row's centred rounding times the dequantised weight. Both
+    routes of many rows are taken on every host (the CPU's answer is forced each way)."""
     monkeypatch.setattr(quantized_module, "_INT_MM_FAST", int_mm_fast)
     torch.manual_seed(2)
     linear = nn.Linear(256, 96)
