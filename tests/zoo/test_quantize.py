@@ -522,6 +522,23 @@ def test_compiled_steps_run_quantized(trained_gpt, scheme, group, activations, t
     assert torch.equal(zoo.generate(zoo.load_pretrained(tmp_path).eval(), prompt, 16, compile=True), expected)
 
 
+@pytest.mark.parametrize("int_mm_fast", [True, False])
+def test_a_compiled_layer_runs_the_many_row_gemm(int_mm_fast, monkeypatch):
+    """A graph over 40 rows calls the GEMM the eager layer does (torch's, or ours on a CPU without VNNI, through
+    its shape function) and gives the eager output."""
+    monkeypatch.setattr(quantized_module, "_INT_MM_FAST", int_mm_fast)
+    if not int_mm_fast and not gemv.available(torch.float32):
+        pytest.skip(gemv.reason(torch.float32))
+    torch.manual_seed(7)
+    layer = QuantizedLinear.from_linear(nn.Linear(64, 48), "int8")
+    x = torch.randn(2, 20, 64)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        assert layer.kernel(x) == ("int_mm" if int_mm_fast else "gemm_int8")
+        compiled = torch.compile(layer, backend="aot_eager", fullgraph=True)
+        torch.testing.assert_close(compiled(x), layer(x))
+
+
 def test_gradients_reach_the_input_not_the_integers():
     layer = QuantizedLinear.from_linear(nn.Linear(64, 32), "int8")
     x = torch.randn(4, 64, requires_grad=True)
