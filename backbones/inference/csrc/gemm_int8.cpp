@@ -28,6 +28,8 @@
 
 namespace {
 
+#include "int_weights.inc"
+
 constexpr int64_t kTileRows = 4;  // rows a micro-kernel holds: 4 x 3 accumulators + a broadcast + a product
 constexpr int64_t kPanelCols = 24;  // output columns a panel holds: 3 blocks of 8 int32 lanes
 constexpr int64_t kBlockRows = 64;  // rows run over a group of panels before the next block
@@ -197,23 +199,11 @@ void quantize_centered(const float* x, int64_t r, int64_t k_len, int16_t* out, i
 
 at::Tensor gemm_int8(const at::Tensor& x, const at::Tensor& qweight, const at::Tensor& scales,
                      const c10::optional<at::Tensor>& bias) {
-  TORCH_CHECK(qweight.dim() == 2 && qweight.is_contiguous() && qweight.scalar_type() == at::kChar,
-              "zoo::gemm_int8: qweight must be a contiguous (N, K) int8 matrix, got ", qweight.scalar_type(), " ",
-              qweight.sizes());
+  check_int8_weight("zoo::gemm_int8", qweight, scales);
   const int64_t n_len = qweight.size(0), k_len = qweight.size(1);
-  TORCH_CHECK(scales.dim() == 1 && scales.size(0) == n_len && scales.is_contiguous() &&
-              scales.scalar_type() == at::kFloat, "zoo::gemm_int8: scales must be a contiguous float32 (", n_len,
-              ",) vector, got ", scales.scalar_type(), " ", scales.sizes());
-  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && x.is_contiguous(), "zoo::gemm_int8: x must be contiguous rows of ",
-              k_len, " features, got shape ", x.sizes());
-  TORCH_CHECK(x.scalar_type() == at::kFloat || x.scalar_type() == at::kBFloat16,
-              "zoo::gemm_int8: x must be float32 or bfloat16, got ", x.scalar_type());
-  if (bias.has_value())
-    TORCH_CHECK(bias->dim() == 1 && bias->size(0) == n_len && bias->is_contiguous() &&
-                bias->scalar_type() == at::kFloat, "zoo::gemm_int8: bias must be a contiguous float32 (", n_len,
-                ",) vector, got ", bias->scalar_type(), " ", bias->sizes());
-  TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
-              "zoo::gemm_int8 needs a CPU with AVX2 and FMA; this one lacks them");
+  TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && x.is_contiguous(),
+              "zoo::gemm_int8: x must be contiguous rows of ", k_len, " features, got shape ", x.sizes());
+  check_x_bias_and_cpu("zoo::gemm_int8", x, bias, n_len);
   const int64_t r_len = x.numel() / std::max<int64_t>(k_len, 1);
   auto shape = x.sizes().vec();
   shape.back() = n_len;

@@ -234,15 +234,8 @@ at::Tensor gemv_grouped(const at::Tensor& x, const at::Tensor& qweight, const at
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && r >= 1 && r <= kMaxRows && x.is_contiguous(),
               "zoo::gemv_grouped: x must be 1 to ", kMaxRows, " contiguous rows of ", k_len, " features, got shape ",
               x.sizes());
-  TORCH_CHECK(x.scalar_type() == at::kFloat || x.scalar_type() == at::kBFloat16,
-              "zoo::gemv_grouped: x must be float32 or bfloat16, got ", x.scalar_type());
-  if (bias.has_value())
-    TORCH_CHECK(bias->dim() == 1 && bias->size(0) == n_len && bias->is_contiguous() &&
-                bias->scalar_type() == at::kFloat, "zoo::gemv_grouped: bias must be a contiguous float32 (", n_len,
-                ",) vector, got ", bias->scalar_type(), " ", bias->sizes());
+  check_x_bias_and_cpu("zoo::gemv_grouped", x, bias, n_len);
   TORCH_CHECK(mode == 1 || mode == 2, "zoo::gemv_grouped: mode is 1 (AVX512-VNNI) or 2 (AVX2), got ", mode);
-  TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
-              "zoo::gemv_grouped needs a CPU with AVX2 and FMA; this one lacks them");
   TORCH_CHECK(mode != 1 || (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni")),
               "zoo::gemv_grouped: mode 1 needs AVX512-VNNI, which this CPU lacks");

@@ -207,32 +207,20 @@ RowsFn pick(int64_t r) {
 
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& qweight, const at::Tensor& scales,
                      const c10::optional<at::Tensor>& bias, int64_t mode) {
-  TORCH_CHECK(qweight.dim() == 2 && qweight.is_contiguous() && qweight.scalar_type() == at::kChar,
-              "zoo::gemv_int8: qweight must be a contiguous (N, K) int8 matrix, got ", qweight.scalar_type(), " ",
-              qweight.sizes());
+  check_int8_weight("zoo::gemv_int8", qweight, scales);
   const int64_t n_len = qweight.size(0), k_len = qweight.size(1);
-  TORCH_CHECK(scales.dim() == 1 && scales.size(0) == n_len && scales.is_contiguous() &&
-              scales.scalar_type() == at::kFloat, "zoo::gemv_int8: scales must be a contiguous float32 (", n_len,
-              ",) vector, got ", scales.scalar_type(), " ", scales.sizes());
   int64_t r = 1;
   for (int64_t d = 0; d + 1 < x.dim(); ++d) r *= x.size(d);
   TORCH_CHECK(x.dim() >= 1 && x.size(-1) == k_len && r >= 1 && r <= kMaxRows && x.is_contiguous(),
               "zoo::gemv_int8: x must be 1 to ", kMaxRows, " contiguous rows of ", k_len, " features, got shape ",
               x.sizes());
-  TORCH_CHECK(x.scalar_type() == at::kFloat || x.scalar_type() == at::kBFloat16,
-              "zoo::gemv_int8: x must be float32 or bfloat16, got ", x.scalar_type());
-  if (bias.has_value())
-    TORCH_CHECK(bias->dim() == 1 && bias->size(0) == n_len && bias->is_contiguous() &&
-                bias->scalar_type() == at::kFloat, "zoo::gemv_int8: bias must be a contiguous float32 (", n_len,
-                ",) vector, got ", bias->scalar_type(), " ", bias->sizes());
+  check_x_bias_and_cpu("zoo::gemv_int8", x, bias, n_len);
   TORCH_CHECK(mode >= 0 && mode <= 2, "zoo::gemv_int8: mode is 0 (weight-only), 1 (AVX512-VNNI) or 2 (AVX2), got ",
               mode);
   // ZOO_CPU_ISA=avx2 (gemv.py ISA_VARIABLE, which checks its value) keeps mode 0 on its AVX2 loop too.
   const char* forced = std::getenv("ZOO_CPU_ISA");
   const bool avx512 = !(forced && *forced) && __builtin_cpu_supports("avx512f") &&
                       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-  TORCH_CHECK(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
-              "zoo::gemv_int8 needs a CPU with AVX2 and FMA; this one lacks them");
   TORCH_CHECK(mode != 1 || (avx512 && __builtin_cpu_supports("avx512vnni")),
               "zoo::gemv_int8: mode 1 needs AVX512-VNNI, which this CPU lacks");
 
