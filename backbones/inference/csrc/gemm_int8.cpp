@@ -38,6 +38,15 @@ constexpr int64_t kGroupBytes = 1 << 18;  // a group of packed panels, with a bl
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
+// What makes one panel's integer sums outputs, zero past its last column: the weight's scales s, its integer row
+// sums times s (the centre's term), the bias. Made once a panel, read by every tile of rows.
+struct Columns {
+  alignas(32) float scales[kPanelCols];
+  alignas(32) float sums[kPanelCols];
+  alignas(32) float bias[kPanelCols];
+  int64_t count;  // <= kPanelCols
+};
+
 // v[i] = eight 32-bit lanes of row i -> v[j] = lane j of the eight rows.
 inline void transpose_8x8(__m256i v[8]) {
   __m256i t[8], u[8];
@@ -59,10 +68,10 @@ inline void transpose_8x8(__m256i v[8]) {
 
 // The weight's output columns [n0, n0 + cols) (cols <= kPanelCols) as a panel of int16: input pair p of column c
 // at (p * kPanelCols + c) * 2, zeros past K and past the last column, so every tile runs whole steps. Eight
-// columns by sixteen inputs at a time: widened, then transposed as 8 x 8 pairs; the ragged edges one by one. Each
-// column's integers summed into sums[c].
-void pack_panel(const int8_t* w, int64_t k_len, int64_t n0, int64_t cols, int64_t pairs, int16_t* out,
-                int32_t* sums) {
+// columns by sixteen inputs at a time: widened, then transposed as 8 x 8 pairs; the ragged edges one by one. The
+// panel's Columns from the weight's row scales, its integers' sums and the bias (or none).
+void pack_panel(const int8_t* w, int64_t k_len, int64_t n0, int64_t cols, int64_t pairs, const float* scales,
+                const float* bias, int16_t* out, Columns& columns) {
   std::memset(out, 0, pairs * kPanelCols * 2 * sizeof(int16_t));
   const int64_t k16 = k_len / 16 * 16, whole = cols / 8 * 8;
   for (int64_t c0 = 0; c0 < whole; c0 += 8) {
@@ -81,8 +90,12 @@ void pack_panel(const int8_t* w, int64_t k_len, int64_t n0, int64_t cols, int64_
     for (int64_t k = c < whole ? k16 : 0; k < k_len; ++k) out[((k / 2) * kPanelCols + c) * 2 + k % 2] = row[k];
     int32_t sum = 0;
     for (int64_t k = 0; k < k_len; ++k) sum += row[k];
-    sums[c] = sum;
+    columns.scales[c] = scales[n0 + c];
+    columns.sums[c] = static_cast<float>(sum) * scales[n0 + c];
+    columns.bias[c] = bias != nullptr ? bias[n0 + c] : 0.0f;
   }
+  for (int64_t c = cols; c < kPanelCols; ++c) columns.scales[c] = columns.sums[c] = columns.bias[c] = 0.0f;
+  columns.count = cols;
 }
 
 inline __m256i broadcast_pair(const int16_t* p) {  // two inputs, repeated across the eight 32-bit lanes
@@ -119,29 +132,16 @@ void tile(const int16_t* x, int64_t x_stride, const int16_t* panel, int64_t pair
   for (int i = 0; i < 12; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums) + i, all[i]);
 }
 
-// What the dequantisation of one panel's outputs needs: the weight's scales s, its column sums times s, the bias.
-struct Columns {
-  const float* scales;
-  const int32_t* sums;
-  const float* bias;  // or null
-  int64_t count;  // <= kPanelCols
-};
-
 // Rows [0, rows) of a tile's integer sums made outputs: sum d s + c (sum_k q) s + b, each row's step d and centre c.
 void finish_tile(const int32_t* sums, int64_t rows, const Columns& columns, const float* steps, const float* centres,
                  float* y, int64_t n_len) {
   for (int64_t c0 = 0; c0 < columns.count; c0 += 8) {
     const int64_t count = std::min<int64_t>(8, columns.count - c0);
-    alignas(32) float s[8] = {}, qs[8] = {}, b[8] = {};
-    for (int64_t j = 0; j < count; ++j) {
-      s[j] = columns.scales[c0 + j];
-      qs[j] = static_cast<float>(columns.sums[c0 + j]) * s[j];
-      b[j] = columns.bias != nullptr ? columns.bias[c0 + j] : 0.0f;
-    }
-    const __m256 s8 = _mm256_load_ps(s), qs8 = _mm256_load_ps(qs), b8 = _mm256_load_ps(b);
+    const __m256 s8 = _mm256_load_ps(columns.scales + c0), qs8 = _mm256_load_ps(columns.sums + c0),
+                 b8 = _mm256_load_ps(columns.bias + c0);
     for (int64_t r = 0; r < rows; ++r) {
-      const __m256 sum = _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + r * kPanelCols + c0)));
-      const __m256 scaled = _mm256_mul_ps(_mm256_mul_ps(sum, _mm256_set1_ps(steps[r])), s8);
+      const __m256i total = _mm256_load_si256(reinterpret_cast<const __m256i*>(sums + r * kPanelCols + c0));
+      const __m256 scaled = _mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(total), _mm256_set1_ps(steps[r])), s8);
       const __m256 out = _mm256_add_ps(_mm256_add_ps(scaled, _mm256_mul_ps(_mm256_set1_ps(centres[r]), qs8)), b8);
       if (count == 8) {
         _mm256_storeu_ps(y + r * n_len + c0, out);
@@ -229,22 +229,20 @@ at::Tensor gemm_int8(const at::Tensor& x, const at::Tensor& qweight, const at::T
   at::parallel_for(0, panels, 1, [&](int64_t first, int64_t last) {
     const int64_t held = std::min(group, last - first);
     std::vector<int16_t> packed(held * panel_size);
-    std::vector<int32_t> column_sums(held * kPanelCols);
+    std::vector<Columns> columns(held);
     alignas(32) int32_t sums[kTileRows * kPanelCols];
     for (int64_t g = first; g < last; g += group) {
       const int64_t g_end = std::min(last, g + group);
       for (int64_t p = g; p < g_end; ++p)
-        pack_panel(w, k_len, p * kPanelCols, std::min(kPanelCols, n_len - p * kPanelCols), pairs,
-                   packed.data() + (p - g) * panel_size, column_sums.data() + (p - g) * kPanelCols);
+        pack_panel(w, k_len, p * kPanelCols, std::min(kPanelCols, n_len - p * kPanelCols), pairs, w_scales, b,
+                   packed.data() + (p - g) * panel_size, columns[p - g]);
       for (int64_t r0 = 0; r0 < r_len; r0 += kBlockRows) {
         const int64_t r_end = std::min(r_len, r0 + kBlockRows);
         for (int64_t p = g; p < g_end; ++p) {
           const int64_t n0 = p * kPanelCols;
-          const Columns columns{w_scales + n0, column_sums.data() + (p - g) * kPanelCols, b ? b + n0 : nullptr,
-                                std::min(kPanelCols, n_len - n0)};
           for (int64_t r = r0; r < r_end; r += kTileRows) {
             tile(x16.data() + r * k_pad, k_pad, packed.data() + (p - g) * panel_size, pairs, sums);
-            finish_tile(sums, std::min(kTileRows, r_end - r), columns, steps.data() + r, centres.data() + r,
+            finish_tile(sums, std::min(kTileRows, r_end - r), columns[p - g], steps.data() + r, centres.data() + r,
                         out + r * n_len + n0, n_len);
           }
         }
