@@ -274,9 +274,9 @@ def linear_grouped(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor,
 def gemm_int8(x: torch.Tensor, qweight: torch.Tensor, scales: torch.Tensor, bias: torch.Tensor | None
               ) -> torch.Tensor:
     """x (..., K) fp32 or bf16 of any number of rows, qweight int8 (N, K), scales and bias fp32 (N,) -> (..., N) in
-    x's dtype, as QuantizedLinear's path through torch's int8 GEMM computes it (each row quantised to 253 steps about a centre
-    that is a whole step, integer products, then scaled back), on AVX2 + FMA: the many-row products of CPUs where
-    torch's int8 GEMM has no VNNI or AMX to run on. Inference only; the caller checks available()."""
+    x's dtype, as QuantizedLinear's path through torch's int8 GEMM computes it (each row quantised to 253 steps about
+    a centre that is a whole step, integer products, then scaled back), on AVX2 + FMA: the many-row products of CPUs
+    where torch's int8 GEMM has no VNNI or AMX to run on. Inference only; the caller checks available()."""
     return torch.ops.zoo.gemm_int8(x.contiguous(), qweight, scales, bias)
 
 
