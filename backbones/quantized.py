@@ -69,9 +69,9 @@ _GEMM_HAS_AMX = gemv.has_cpu_flag("amx_int8")
 # 39 ms against 2.5 ms in float32, and Whisper tiny's window 6.5x as long as in float32. There, products of up to
 # INT8_CHUNKED_ROWS rows go to zoo::gemv_int8 8 rows at a time, and more to our zoo::gemm_int8 (csrc/gemm_int8.cpp:
 # vpmaddwd on int16, 4 rows x 24 outputs a register tile), which computes what the torch._int_mm path does. Same
-# host, quiet, 2 threads: the GEMM took 0.67-0.89x float32's time at 1500 rows and 0.28-0.75x at 16-256, and from 32
-# rows 0.25-0.87x the chunks' (the chunks lead at 9-16 rows on wide weights: it packs the weight every call).
-# docs/notes/2026-12-07-int8-gemm-avx2.md has the table.
+# host, quiet, 2 threads: the GEMM took 0.67-0.89x float32's time at 1500 rows and 0.33-0.79x at 16-256, and from 64
+# rows 0.25-0.93x the chunks'. At 9-32 rows the chunks lead on some weights (the 51865-word head, 512 x 2048): the
+# GEMM packs the weight on every call. docs/notes/2026-12-07-int8-gemm-avx2.md has the table.
 _INT_MM_FAST = gemv.has_cpu_flag("avx512_vnni") or _GEMM_HAS_AMX
 INT8_CHUNKED_ROWS = 16
 # A weight of more values than this multiplies its dequantised outputs a block at a time (_dequantized): Whisper
