@@ -245,14 +245,12 @@ class QuantizedLinear(nn.Module):
         """x (..., K) -> (..., N), in autocast's dtype where it is on, else x's."""
         dtype = compute_dtype(x, x)  # autocast's, else x's own
         kernel = self.kernel(x)
-        if kernel == "gemm_int8":
-            return gemv.gemm_int8(x.to(dtype), self.qweight, self.scales.float(),
-                                  None if self.bias is None else self.bias.float())
-        if kernel.startswith("gemv_"):
+        if kernel.startswith(("gemv_", "gemm_")):  # ours: float32 scales and bias, the output in x's dtype
+            args = (x.to(dtype), self.qweight, self.scales.float(), None if self.bias is None else self.bias.float())
+            if kernel == "gemm_int8":
+                return gemv.gemm_int8(*args)
             linear = gemv.linear_grouped if kernel == "gemv_grouped" else gemv.linear_int8
-            bias = None if self.bias is None else self.bias.float()
-            return linear(x.to(dtype), self.qweight, self.scales.float(), bias,
-                          "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE)
+            return linear(*args, "weight_only" if kernel == "gemv_float" else INT8_GEMV_MODE)
         bias = None if self.bias is None else self.bias.to(dtype)
         if kernel == "dequantize":
             return self._dequantized(x.to(dtype), bias, dtype)
