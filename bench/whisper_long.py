@@ -30,7 +30,7 @@ Sides, every one greedy at temperature 0 (no sampled fallback: runs repeat exact
                 detector alone (data.vad.speech_timestamps): what words and VAD cost as a share of ours' time.
 
 Every side runs in a spawned process of its own (bench.whisper_long_sides, which says why): once untimed (its
-first call, which gives its text and WER), then timed, back to back.
+first call, which gives its text and WER); then rounds time every side once each, interleaved.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ from bench.config import WhisperLongBench
 from bench.machine import cpu_seconds, others_share
 from bench.report import BenchmarkError, ratio_cell, table, target_verdict
 from bench.timing import summarize
-from bench.whisper_long_sides import BATCH_SIZE, prepare, side_names, time_apart
+from bench.whisper_long_sides import BATCH_SIZE, prepare, side_names, time_interleaved
 from bench.whisper_refs import SHAPES
 from data.audio import SAMPLE_RATE
 from data.audio_tasks import normalize_text
@@ -165,7 +165,7 @@ def run(config: WhisperLongBench) -> dict:
     threads = torch.get_num_threads()
     with tempfile.TemporaryDirectory(prefix="zoo-bench-whisper-long-") as tmp:
         weights = prepare(config, Path(tmp), threads)
-        timed = time_apart(chosen_sides(config), weights, config, audio, threads)
+        timed = time_interleaved(chosen_sides(config), weights, config, audio, threads)
     times = {name: t["times"] for name, t in timed.items()}
     first = {name: {"first_call_s": t["first_call_s"], "words": t["words"], "text": t["text"],
                     "wer": None if name == "VAD alone" else word_error_rate(reference, t["text"])}
@@ -235,7 +235,8 @@ def report(result: dict, config: WhisperLongBench) -> str:
             f"{result['reference_words']} reference words), {weights}; greedy, temperature 0, language en, word "
             f"timestamps; batched: batch {BATCH_SIZE} of VAD chunks <= 30 s, no timestamp tokens; sequential: "
             f"zoo.transcribe(vad_filter=True), faster-whisper vad_filter=True{openai}; each side in a process of its "
-            f"own: one untimed first call, then {config.whisper_long_repeats} timed runs, medians; speed-up = "
+            f"own: one untimed first call, then {config.whisper_long_repeats} rounds timing every side once "
+            "(interleaved, the order reversed every other round), medians; speed-up = "
             "faster-whisper's time / ours, median over runs paired in order (IQR)\n")
     sides_table = table(["side", "s", "real-time factor", "first call s", "WER", "words with times",
                          "speed-up vs faster-whisper (IQR)"], side_rows(result))

@@ -1,12 +1,14 @@
 """The sides of the long-file Whisper section (bench.whisper_long), each timed in a process of its own.
 
     weights = prepare(config, workdir, threads)        # the directories every side loads (joined / converted once)
-    result = time_apart(names, weights, config, audio, threads)   # {side: {"first_call_s", "times", "text", ...}}
+    result = time_interleaved(names, weights, config, audio, threads)   # {side: {"first_call_s", "times", "text", ...}}
 
 A side is a name ("ours sequential bf16 packed", "faster-whisper batched int8", ...) and a function audio -> {"text",
 "segments"}. Each side runs in a fresh spawned process (a bench.workers.Worker) that loads only the weights it
-needs, makes one untimed first call (its text, WER and words come from it) and then `repeats` calls back to
-back, each timed there; one process after another, in the order given.
+needs and makes one untimed first call (its text, WER and words come from it). The processes stay open, and
+`repeats` rounds then time every side once each, the order reversed every other round: a pass over the whole
+file takes 10-30 s, and the host's speed drifts by more than the sides differ over minutes (1.3-1.4x on the
+AVX2 EPYC), which side-by-side passes minutes apart would read as a difference between the sides.
 
 Why a process each: timed in one process, interleaved, a side ran 1.2-1.3x slower after another library's
 transcription of the same file had run there (ours sequential bf16 packed: 8.3 s alone, 10.2 s after one
@@ -19,6 +21,7 @@ import base64
 import copy
 import gzip
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
@@ -205,22 +208,22 @@ def side(name: str, weights: Weights, config: WhisperLongBench, threads: int) ->
 # ----------------------------------------------------------------------------- timing, one process per side
 
 
-def time_side(name: str, weights: Weights, config: WhisperLongBench, audio: np.ndarray, threads: int) -> dict:
-    """Side `name` in a fresh worker: its first call (its output kept) and config.whisper_long_repeats more,
-    each timed there."""
-    with Worker(partial(side, name, weights, config), threads) as worker:
-        result, first = worker.timed(call, audio)
-        times = [worker.timed(call, audio)[1] for _ in range(config.whisper_long_repeats)]
-    words = sum(len(s.get("words") or ()) for s in result["segments"])
-    return {"first_call_s": first, "times": times, "text": result["text"], "words": words}
-
-
-def time_apart(names: list[str], weights: Weights, config: WhisperLongBench, audio: np.ndarray,
-               threads: int) -> dict[str, dict]:
-    """time_side for each side, one after another."""
-    out = {}
-    for name in names:
-        out[name] = time_side(name, weights, config, audio, threads)
-        print(f"  whisper_long {name}: first call {out[name]['first_call_s']:.1f} s, timed "
-              + " ".join(f"{t:.2f}" for t in out[name]["times"]) + " s", flush=True)
+def time_interleaved(names: list[str], weights: Weights, config: WhisperLongBench, audio: np.ndarray,
+                     threads: int) -> dict[str, dict]:
+    """Every side in a worker of its own, all kept open: each one's untimed first call (its output kept), then
+    config.whisper_long_repeats rounds that time every side once, in the order given on even rounds and reversed on
+    odd ones, so the host's drift falls on all sides alike."""
+    with ExitStack() as stack:
+        workers = {name: stack.enter_context(Worker(partial(side, name, weights, config), threads)) for name in names}
+        out = {}
+        for name, worker in workers.items():
+            result, first = worker.timed(call, audio)
+            out[name] = {"first_call_s": first, "times": [], "text": result["text"],
+                         "words": sum(len(s.get("words") or ()) for s in result["segments"])}
+            print(f"  whisper_long {name}: first call {first:.1f} s", flush=True)
+        for r in range(config.whisper_long_repeats):
+            for name in names if r % 2 == 0 else names[::-1]:
+                out[name]["times"].append(workers[name].timed(call, audio)[1])
+            print(f"  whisper_long round {r + 1}: " + ", ".join(f"{name} {out[name]['times'][-1]:.2f} s"
+                                                              for name in names), flush=True)
     return out
