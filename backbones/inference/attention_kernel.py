@@ -6,13 +6,17 @@
 - `zoo::bf16_attention` (csrc/attention_bf16.cpp; AVX512-BF16): many query rows in bf16 (an encoder, a
   prompt), with no mask or bottom-right causal, on a CPU without AMX (with AMX torch's kernel is the
   faster); in training too, where its forward keeps each row's log-sum-exp and torch's CPU flash backward
-  computes the gradients from it (same heads for keys as queries, causal with Tq == Tk).
+  computes the gradients from it (same heads for keys as queries, causal with Tq == Tk);
+- `zoo::f32_attention` (csrc/attention_f32.cpp; AVX2 + FMA): many query rows in fp32, no mask or bottom-right
+  causal, inference only, on a CPU without AVX-512 (the only kind it was measured on). There it takes 0.5-0.7x
+  torch's time from 17 to a few hundred keys, where torch's flash kernel pays its per-call and per-block costs,
+  and the same time on Whisper's 1,500 (both near the FMA units' rate; docs/notes/2026-12-08-f32-attention.md).
 
 Importing this module registers the backend with backbones.attention (`register_backend`);
 `pack_for_inference` builds the operators and sets `zoo_cpu` on the attention layers of the model it
 packs, so only packed models use it. Inputs the kernels do not take (a mask, dropout, CUDA, shapes
-outside `applies` / `bf16_applies`) go where `auto` sends them. Results equal torch's up to rounding
-(exp is a polynomial with relative error below 2e-7); bf16 outputs are rounded once from fp32, as
+outside `applies`, `bf16_applies` and `f32_applies`) go where `auto` sends them. Results equal torch's up to
+rounding (exp is a polynomial with relative error below 2e-7); bf16 outputs are rounded once from fp32, as
 torch's are.
 """
 from __future__ import annotations
@@ -26,6 +30,8 @@ BACKEND = "zoo_cpu"
 # Where the CPU has AMX, torch's CPU flash kernel runs bf16 on its tiles and is faster than ours
 # (docs/notes/2026-12-06-cpu-kernels.md): bf16 encoder and prompt calls then stay with torch.
 ROUTE_BF16 = not gemv.has_cpu_flag("amx_bf16")
+# Measured on an AVX2-only CPU only; where the CPU has AVX-512, torch's fp32 kernel runs it and ours would not.
+ROUTE_F32 = not gemv.has_cpu_flag("avx512f")
 MAX_QUERIES = 16
 MAX_HEAD_DIM = 256
 KERNEL_DTYPES = (torch.float32, torch.bfloat16)  # both need AVX2 + FMA only: bf16 is widened on load
@@ -58,6 +64,23 @@ def bf16_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal
             and q.dim() == 4 and gemv.supports(torch.bfloat16) and gemv.loaded()):
         return False
     return inference_only(q, k, v) or (k.shape[1] == q.shape[1] and (not causal or tq == tk))
+
+
+def f32_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool, dropout_p: float) -> bool:
+    """Whether zoo::f32_attention takes these inputs (see the module docstring): fp32 inference, more query rows
+    than the decoding kernel takes, on a CPU without AVX-512."""
+    tq, tk, dh = q.shape[-2], k.shape[-2], q.shape[-1]
+    return (ROUTE_F32 and mask is None and dropout_p == 0.0 and tq > MAX_QUERIES and (not causal or tq <= tk)
+            and dh % 8 == 0 and dh <= MAX_HEAD_DIM and q.is_cpu and q.dtype == k.dtype == v.dtype == torch.float32
+            and q.dim() == 4 and gemv.supports(torch.float32) and inference_only(q, k, v) and gemv.loaded())
+
+
+def f32_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
+    """softmax(q k^T * scale [causal]) v in fp32: q (B, H, Tq, Dh), k/v (B, Hkv, Tk, Dh) -> (B, H, Tq, Dh)
+    contiguous. Inference only: the operator has no gradient."""
+    if q.stride(-1) != 1 or k.stride(-1) != 1 or v.stride(-1) != 1:  # it reads rows of Dh contiguous floats
+        q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    return torch.ops.zoo.f32_attention(q, k, v, scale, causal)
 
 
 def bf16_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
@@ -111,6 +134,8 @@ def attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask, causal: bool
         return decode_attention(q, k, v, scale)
     if bf16_applies(q, k, v, mask, causal, dropout_p):  # many rows in bf16, AVX512-BF16, no AMX
         return bf16_attention(q, k, v, scale, causal)
+    if f32_applies(q, k, v, mask, causal, dropout_p):  # many rows in fp32, AVX2 without AVX-512
+        return f32_attention(q, k, v, scale, causal)
     return None
 
 

@@ -43,9 +43,10 @@ from backbones.inference import torch_private
 
 CSRC = Path(__file__).with_name("csrc")
 # One extension holds the zoo operators: zoo::gemv here, zoo::gemv_int8, zoo::gemv_grouped and zoo::gemm_int8
-# (integer weights: backbones/quantized.py), zoo::decode_attention and zoo::bf16_attention (attention_kernel.py).
+# (integer weights: backbones/quantized.py), zoo::decode_attention, zoo::bf16_attention and zoo::f32_attention
+# (attention_kernel.py).
 SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_grouped.cpp", CSRC / "gemm_int8.cpp",
-           CSRC / "attention.cpp", CSRC / "attention_bf16.cpp")
+           CSRC / "attention.cpp", CSRC / "attention_bf16.cpp", CSRC / "attention_f32.cpp")
 # What the sources include: part of the build name.
 INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "gemv_int8_rows.inc", CSRC / "gemv_grouped_rows.inc",
             CSRC / "int_weights.inc", CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
@@ -179,6 +180,10 @@ def _register_fake() -> None:
         return q.new_empty(q.shape)  # contiguous, as the operator returns
 
     @torch.library.register_fake("zoo::bf16_attention")
+    def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
+        return q.new_empty(q.shape)
+
+    @torch.library.register_fake("zoo::f32_attention")
     def _(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, causal: bool) -> torch.Tensor:
         return q.new_empty(q.shape)
 
