@@ -10,6 +10,7 @@ import gzip
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 import whisper
 from whisper import timing as openai_timing
 from whisper.tokenizer import get_tokenizer
@@ -239,6 +240,23 @@ def test_median_filter_equals_openai_whisper():
     x = torch.randn(3, 5, 50)
     assert torch.equal(wt.median_filter(x, 7), openai_timing.median_filter(x, 7))
     assert torch.equal(wt.median_filter(x[..., :3], 7), x[..., :3])
+
+
+@pytest.mark.parametrize("width", [1, 3, 5, 7, 9, 11])
+def test_median_filter_is_the_windows_median_exactly(width):
+    """The pruned sorting network gives each window's median (torch.median of the reflected windows) bit for bit,
+    ties and repeated values included, at every odd width; a NaN in a window gives NaN there, as torch.median."""
+    g = torch.Generator().manual_seed(width)
+    x = torch.randint(-3, 4, (2, 4, 40), generator=g).float() + torch.randn(2, 4, 40, generator=g) * (width % 3)
+    half = width // 2
+    windows = F.pad(x.reshape(-1, 1, 40), (half, half), mode="reflect").unfold(-1, width, 1)
+    want = windows.median(-1).values.reshape(x.shape)
+    assert torch.equal(wt.median_filter(x, width), want)
+    x[0, 0, 20] = float("nan")
+    got = wt.median_filter(x, width)
+    assert got[0, 0, 20 - half:21 + half].isnan().all() and not got[0, 0, :20 - half].isnan().any()
+    with pytest.raises(ValueError, match="positive odd number, got 4"):
+        wt.median_filter(x, 4)
 
 
 @pytest.mark.parametrize("language,text", [
