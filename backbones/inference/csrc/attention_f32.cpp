@@ -6,13 +6,13 @@
 // base: 8 heads x 1500 x 1500 x 64, 47 ms a layer on a 2-core Zen 3, 49 G multiply-adds/s), and its math path is
 // slower still (the (H, Tq, Tk) scores go through memory twice). Here both products run as register tiles of FMAs:
 // - keys are first repacked per (batch, kv head) into blocks of 8, feature d of the block's 8 keys one vector (zero
-//   keys pad the last block); values are copied to rows of Dh contiguous floats;
+//   keys pad the last block); values are read where they are (rows of Dh contiguous floats);
 // - a task is kTileRows query rows of one head: their scores over every key they see (4 rows x 24 keys of
 //   accumulators, one FMA a key block a row per feature), the exact softmax of each row (max, exp, sum; no running
-//   rescale), then the probabilities times the values (4 rows x 24 features of accumulators), divided by the
+//   rescale), then the probabilities times the values (4 rows x 16 features of accumulators), divided by the
 //   row's sum.
 // exp is Cephes' polynomial (relative error below 2e-7), so results equal torch's up to rounding. Memory: the
-// packed keys and copied values (the size of k and v), and per thread kTileRows rows of scores (4 bytes a key a
+// packed keys (the size of k), and per thread kTileRows rows of scores (4 bytes a key a
 // row), so it grows with Tk, never Tq x Tk. Registered as zoo::f32_attention(Tensor q, Tensor k, Tensor v,
 // float scale, bool causal) -> Tensor.
 #include <ATen/ATen.h>
@@ -122,18 +122,18 @@ float softmax_row(float* s, int64_t valid, int64_t width) {
 }
 
 // o rows (R of them, row r at o + r * dh) [d0, d0 + 8 NV) += p rows (ld_p apart) times the values of keys
-// [first, last) (v: rows of dh floats), NV 1 or 2. Eight named accumulators (R = 4, NV = 2): an array of them GCC
+// [first, last) (v: rows of dh floats, v_step apart), NV 1 or 2. Eight named accumulators (R = 4, NV = 2): an array of them GCC
 // stored to the stack on every key.
 template <int R, int NV>
-void values_tile(const float* p, int64_t ld_p, const float* v, int64_t first, int64_t last, int64_t dh, int64_t d0,
-                 float* o) {
+void values_tile(const float* p, int64_t ld_p, const float* v, int64_t v_step, int64_t first, int64_t last,
+                 int64_t dh, int64_t d0, float* o) {
   __m256 a0 = _mm256_setzero_ps(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
   const float* p1 = p + (R > 1 ? ld_p : 0);
   const float* p2 = p + (R > 2 ? 2 * ld_p : 0);
   const float* p3 = p + (R > 3 ? 3 * ld_p : 0);
   for (int64_t j = first; j < last; ++j) {
-    const __m256 lo = _mm256_loadu_ps(v + j * dh + d0);
-    const __m256 hi = NV == 2 ? _mm256_loadu_ps(v + j * dh + d0 + 8) : lo;
+    const __m256 lo = _mm256_loadu_ps(v + j * v_step + d0);
+    const __m256 hi = NV == 2 ? _mm256_loadu_ps(v + j * v_step + d0 + 8) : lo;
     __m256 x = _mm256_broadcast_ss(p + j);
     a0 = _mm256_fmadd_ps(x, lo, a0);
     b0 = _mm256_fmadd_ps(x, hi, b0);
@@ -163,10 +163,11 @@ void values_tile(const float* p, int64_t ld_p, const float* v, int64_t first, in
 
 // Every feature of R rows over keys [first, last): 16 at a time, then the last 8.
 template <int R>
-void values_rows(const float* p, int64_t ld_p, const float* v, int64_t first, int64_t last, int64_t dh, float* o) {
+void values_rows(const float* p, int64_t ld_p, const float* v, int64_t v_step, int64_t first, int64_t last,
+                 int64_t dh, float* o) {
   int64_t d0 = 0;
-  for (; d0 + 16 <= dh; d0 += 16) values_tile<R, 2>(p, ld_p, v, first, last, dh, d0, o);
-  if (d0 < dh) values_tile<R, 1>(p, ld_p, v, first, last, dh, d0, o);
+  for (; d0 + 16 <= dh; d0 += 16) values_tile<R, 2>(p, ld_p, v, v_step, first, last, dh, d0, o);
+  if (d0 < dh) values_tile<R, 1>(p, ld_p, v, v_step, first, last, dh, d0, o);
 }
 
 // Rows [0, rows) (rows <= kMicroRows) of a micro-tile: scores, or the values' products.
@@ -180,13 +181,13 @@ void scores_rows(int64_t rows, const float* q, const float* kp, int64_t first, i
   }
 }
 
-void values_any(int64_t rows, const float* p, int64_t ld_p, const float* v, int64_t first, int64_t last, int64_t dh,
-                float* o) {
+void values_any(int64_t rows, const float* p, int64_t ld_p, const float* v, int64_t v_step, int64_t first,
+                int64_t last, int64_t dh, float* o) {
   switch (rows) {
-    case 4: return values_rows<4>(p, ld_p, v, first, last, dh, o);
-    case 3: return values_rows<3>(p, ld_p, v, first, last, dh, o);
-    case 2: return values_rows<2>(p, ld_p, v, first, last, dh, o);
-    default: return values_rows<1>(p, ld_p, v, first, last, dh, o);
+    case 4: return values_rows<4>(p, ld_p, v, v_step, first, last, dh, o);
+    case 3: return values_rows<3>(p, ld_p, v, v_step, first, last, dh, o);
+    case 2: return values_rows<2>(p, ld_p, v, v_step, first, last, dh, o);
+    default: return values_rows<1>(p, ld_p, v, v_step, first, last, dh, o);
   }
 }
 
@@ -218,7 +219,6 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
   const int64_t blocks = (tk + kKeyBlock - 1) / kKeyBlock, padded = blocks * kKeyBlock;
   // Torch tensors rather than vectors, so torch's allocator and profiler count them.
   at::Tensor kp_tensor = at::empty({b * hkv, padded * dh}, q.options());
-  at::Tensor values = v.contiguous();  // (B, Hkv, Tk, Dh): rows of Dh floats
   float* kp = kp_tensor.data_ptr<float>();
   const float* kdata = k.const_data_ptr<float>();
   at::parallel_for(0, b * hkv, 1, [&](int64_t begin, int64_t end) {
@@ -227,7 +227,7 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
   });
   at::Tensor out = at::empty({b, h, tq, dh}, q.options());
   const float* qdata = q.const_data_ptr<float>();
-  const float* vdata = values.const_data_ptr<float>();
+  const float* vdata = v.const_data_ptr<float>();  // read in place: rows of Dh floats, v.stride(2) apart
   float* odata = out.data_ptr<float>();
   const int64_t tiles = (tq + kTileRows - 1) / kTileRows, group = h / hkv, offset = tk - tq;
   const float sc = static_cast<float>(scale);
@@ -252,12 +252,12 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
       for (int64_t r = 0; r < rows; ++r)
         sums[r] = softmax_row(s.data() + r * padded, causal ? std::min(tk, t0 + r + offset + 1) : tk, seen);
       std::fill(o.begin(), o.end(), 0.0f);
-      const float* vhead = vdata + kv * tk * dh;
+      const float* vhead = vdata + bi * v.stride(0) + (hi / group) * v.stride(1);
       for (int64_t first = 0; first < seen; first += kValueChunk) {  // values alike, kValueChunk keys at a time
         const int64_t last = std::min(seen, first + kValueChunk);
         for (int64_t r0 = 0; r0 < rows; r0 += kMicroRows)
-          values_any(std::min(kMicroRows, rows - r0), s.data() + r0 * padded, padded, vhead, first, last, dh,
-                     o.data() + r0 * dh);
+          values_any(std::min(kMicroRows, rows - r0), s.data() + r0 * padded, padded, vhead, v.stride(2), first, last,
+                     dh, o.data() + r0 * dh);
       }
       float* orow = odata + (bh * tq + t0) * dh;
       for (int64_t r = 0; r < rows; ++r) {
