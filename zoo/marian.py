@@ -95,6 +95,8 @@ class Marian(CachedDecoding, ZooModel):
     # with its joint vocabulary); save_pretrained writes it beside the weights, load_pretrained reads it back.
     load_tokenizer = staticmethod(MarianSentencePiece.from_directory)
     tokenizer_file = "source.spm"
+    # Source sentences differ in length: a compiled decoding step takes the length as dynamic (zoo.generation.compiled).
+    context_length_varies = True
 
     def __init__(self, config: MarianConfig):
         super().__init__()

@@ -200,6 +200,21 @@ def test_compiled_decoding_equals_eager():
 
 
 @pytest.mark.slow
+def test_compiled_decoding_goes_on_where_torch_compile_keeps_no_more_graphs(monkeypatch):
+    """Past torch.compile's limit of graphs a new shape runs uncompiled, so the session's later steps find no graph to
+    reuse without checking guards: they check them (slower), and decode the eager tokens, rather than fail."""
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    monkeypatch.setattr(torch._dynamo.config, "recompile_limit", 1)
+    torch.manual_seed(0)
+    model = zoo.create_model("gpt_tiny").eval()
+    for rows in (1, 2, 3):  # a new batch size: a new graph, past the limit from the second on
+        ids = torch.randint(1, model.vocab_size, (rows, 6), generator=torch.Generator().manual_seed(rows))
+        assert torch.equal(generate(model, ids, 8, compile=True), generate(model, ids, 8))
+
+
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:Warning. Profiler clears events")
 def test_compiled_packed_bf16_decoding_equals_eager_packed():
     """A packed bf16 model at batch 1: the compiled steps call zoo::gemv as the eager ones do."""

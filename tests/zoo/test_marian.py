@@ -199,6 +199,27 @@ def test_compiled_steps_give_the_eager_tokens():
     assert torch.equal(zoo.generate(packed, source, 12, attention_mask=mask, num_beams=4, compile=True), beams)
 
 
+@pytest.mark.slow
+def test_one_compiled_graph_serves_every_source_length():
+    """Sources of 10 lengths (more than torch.compile keeps graphs for), batches of one and of three padded ones,
+    beams too: compile=True gives the eager tokens every time, and one graph a batch size serves them all (the
+    source length is a dynamic size; each length compiling anew used to fail at the ninth)."""
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    packed = zoo.pack_for_inference(zoo.from_hf(hf_marian()))
+    for length in range(2, 12):
+        source = torch.randint(1, 90, (3, length), generator=torch.Generator().manual_seed(length))
+        mask = (torch.arange(length) < torch.tensor([[length], [length - 1], [1]])).long()  # right padding
+        source = source.masked_fill(mask == 0, PAD)
+        for rows, beams in ((1, 1), (3, 4)):
+            args = (source[:rows], 8)
+            kw = dict(attention_mask=mask[:rows], num_beams=beams)
+            assert torch.equal(zoo.generate(packed, *args, **kw, compile=True), zoo.generate(packed, *args, **kw))
+    assert counters["stats"]["unique_graphs"] == 2  # batch 1 (one beam) and batch 3 x 4 beams
+
+
 def test_presets_build_the_paper_shapes():
     for name, dim, heads, hidden in (("transformer_base", 512, 8, 2048), ("transformer_big", 1024, 16, 4096)):
         model = zoo.create_model(name, vocab_size=1000, pad_id=999, encoder_depth=1, decoder_depth=1)

@@ -1,5 +1,7 @@
 """Decoding steps through torch.compile: one graph per model structure, dtype and batch serves every
-one-token step of a session (fixed shapes: the cache slot and positions are tensors)."""
+one-token step of a session (fixed shapes: the cache slot and positions are tensors). A model whose
+cross-attention context changes length from input to input (a translation's source sentences) has that
+length marked dynamic: one graph serves every source length."""
 from __future__ import annotations
 
 import torch
@@ -26,3 +28,20 @@ def compiled_encoder(model: nn.Module):
     first = next(iter(model.parameters()), None)
     on_cpu = first is None or first.device.type == "cpu"
     return torch.compile(model.encode, dynamic=False, options={"cpp_wrapper": True} if on_cpu else None)
+
+
+def mark_context_dynamic(model: nn.Module, cache) -> None:
+    """Before a session's first compiled step: where `model` (a decoder bound to its inputs) says its context
+    varies in length (`context_length_varies`: Marian's source sentences, where Whisper's 1,500 audio frames are
+    fixed), the cross-attention keys and values of `cache` (a DecoderCache) and the model's source mask get that
+    length marked dynamic. Without it each new length compiles a graph of its own (seconds each), and past
+    torch.compile's cache of graphs the step falls back to uncompiled code."""
+    if not getattr(model, "context_length_varies", False):
+        return
+    for layer in cache.layers:
+        if layer.cross is not None and layer.cross.filled:
+            torch._dynamo.maybe_mark_dynamic(layer.cross.k, 2)  # (A, Hkv, Tk, Dh)
+            torch._dynamo.maybe_mark_dynamic(layer.cross.v, 2)
+    source_mask = getattr(model, "source_mask", None)
+    if source_mask is not None:
+        torch._dynamo.maybe_mark_dynamic(source_mask, 1)  # (A, Tk)

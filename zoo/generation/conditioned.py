@@ -61,6 +61,12 @@ class EncoderConditioned(BoundDecoder):
         self.features = features  # (A, N, D)
         self.source_mask = source_mask  # (A, N) or None
 
+    @property
+    def context_length_varies(self) -> bool:
+        """Whether N changes from input to input (a translation's sources; Whisper's window is fixed): a compiled
+        decoding step then takes it as a dynamic size (compiled.mark_context_dynamic)."""
+        return getattr(self.model, "context_length_varies", False)
+
     def forward(self, tokens: torch.Tensor, *, attention_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None, input_pos: int | torch.Tensor | None = None,
                 logits_to_keep: int | None = None, cache=None) -> torch.Tensor:

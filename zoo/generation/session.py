@@ -22,7 +22,7 @@ from torch import nn
 
 from backbones.frontends.checks import check_mask, check_token_layout
 from backbones.masks import positions_skipping_padding
-from zoo.generation.compiled import compiled_step
+from zoo.generation.compiled import compiled_step, mark_context_dynamic
 
 
 def check_prompt(model: nn.Module, input_ids: torch.Tensor, max_new_tokens: int,
@@ -126,13 +126,22 @@ class Session:
         start, tokens = self.length, tokens.contiguous()  # a column of a longer tensor would be a new stride
         slot = torch.tensor([start], device=tokens.device)  # (1,)
         positions = (slot - self.pads) if self.padded else slot.expand(self.batch, 1)  # (B, 1)
+        step = dict(attention_mask=self.mask, positions=positions, input_pos=slot, cache=self.cache)
         if self.steps_run and self.skip_guards:
-            with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
-                logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot,
-                                      cache=self.cache)
+            try:
+                with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
+                    logits = self.step_fn(tokens, **step)
+            except RuntimeError as error:
+                # Raised before the step runs, where the first step found no compiled graph to reuse (torch.compile
+                # fell back to uncompiled code: its cache of graphs was full): this session looks up every step.
+                if "skip_guard_eval_unsafe" not in str(error):
+                    raise
+                self.skip_guards = False
+                logits = self.step_fn(tokens, **step)
         else:  # the session's first step is looked up with every guard
-            logits = self.step_fn(tokens, attention_mask=self.mask, positions=positions, input_pos=slot,
-                                  cache=self.cache)
+            if not self.steps_run:
+                mark_context_dynamic(self.model, self.cache)
+            logits = self.step_fn(tokens, **step)
         self.steps_run += 1
         self.length += 1
         return logits  # (B, 1, V)
