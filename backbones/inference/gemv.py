@@ -49,7 +49,8 @@ SOURCES = (CSRC / "gemv.cpp", CSRC / "gemv_int8.cpp", CSRC / "gemv_grouped.cpp",
            CSRC / "attention.cpp", CSRC / "attention_bf16.cpp", CSRC / "attention_f32.cpp")
 # What the sources include: part of the build name.
 INCLUDED = (CSRC / "gemv_rows.inc", CSRC / "gemv_int8_rows.inc", CSRC / "gemv_grouped_rows.inc",
-            CSRC / "int_weights.inc", CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "attention_shapes.h")
+            CSRC / "int_weights.inc", CSRC / "quantize_rows.inc", CSRC / "cephes_exp.inc", CSRC / "avx2_reduce.inc",
+            CSRC / "attention_shapes.h")
 # The CPU flags (as /proc/cpuinfo names them) each dtype's kernel needs; the build needs the first set.
 _CPU_FLAGS = {torch.float32: ("avx2", "fma"), torch.bfloat16: ("avx512f", "avx512bw", "avx512vl", "avx512_bf16")}
 MAX_ROWS = 8  # input rows one call takes (csrc/gemv.cpp's kMaxRows): every weight row is read once for all

@@ -11,6 +11,8 @@ import torch.nn.functional as F
 from backbones.attention import attend, attend_math
 from backbones.inference import attention_kernel, gemv
 from backbones.masks import causal_mask
+from tests.backbones import attention_reference
+from tests.backbones.attention_reference import exact
 
 UNSUPPORTED = gemv.unsupported_reason(torch.bfloat16)
 pytestmark = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"no bf16 zoo operators here: {UNSUPPORTED}")
@@ -21,19 +23,8 @@ def kernels_loaded():
     assert gemv.available(torch.bfloat16), gemv.reason(torch.bfloat16)
 
 
-def exact(q, k, v, scale, causal):
-    """fp64 attention on the same bf16 values (keys and values repeated over grouped heads)."""
-    group = q.shape[1] // k.shape[1]
-    k, v = k.double().repeat_interleave(group, 1), v.double().repeat_interleave(group, 1)
-    scores = (q.double() @ k.transpose(-1, -2)) * scale
-    if causal:
-        scores = scores.masked_fill(~causal_mask(q.shape[2], k.shape[2], None), float("-inf"))
-    return torch.softmax(scores, -1) @ v
-
-
-def inputs(b, h, hkv, tq, tk, dh, seed=0):
-    g = torch.Generator().manual_seed(seed)
-    return tuple(torch.randn(*s, generator=g).bfloat16() for s in ((b, h, tq, dh), (b, hkv, tk, dh), (b, hkv, tk, dh)))
+def inputs(*shape, seed=0):
+    return attention_reference.inputs(*shape, seed=seed, dtype=torch.bfloat16)
 
 
 @pytest.mark.parametrize("shape", [(1, 6, 6, 300, 300, 64, False), (2, 4, 2, 37, 53, 64, False),

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 
 from backbones.attention import attend, attend_math
 from backbones.inference import attention_kernel, gemv
-from backbones.masks import causal_mask
+from tests.backbones.attention_reference import exact, inputs
 
 UNSUPPORTED = gemv.unsupported_reason(torch.float32)
 pytestmark = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"no zoo operators here: {UNSUPPORTED}")
@@ -19,21 +19,6 @@ pytestmark = pytest.mark.skipif(UNSUPPORTED is not None, reason=f"no zoo operato
 @pytest.fixture(autouse=True)
 def kernels_loaded():
     assert gemv.available(torch.float32), gemv.reason(torch.float32)
-
-
-def exact(q, k, v, scale, causal):
-    """fp64 attention on the same values (keys and values repeated over grouped heads)."""
-    group = q.shape[1] // k.shape[1]
-    k, v = k.double().repeat_interleave(group, 1), v.double().repeat_interleave(group, 1)
-    scores = (q.double() @ k.transpose(-1, -2)) * scale
-    if causal:
-        scores = scores.masked_fill(~causal_mask(q.shape[2], k.shape[2], None), float("-inf"))
-    return torch.softmax(scores, -1) @ v
-
-
-def inputs(b, h, hkv, tq, tk, dh, seed=0):
-    g = torch.Generator().manual_seed(seed)
-    return tuple(torch.randn(*s, generator=g) for s in ((b, h, tq, dh), (b, hkv, tk, dh), (b, hkv, tk, dh)))
 
 
 @pytest.mark.parametrize("shape", [(1, 6, 6, 300, 300, 64, False), (2, 4, 2, 37, 53, 64, False),

@@ -37,19 +37,7 @@ constexpr int64_t kAheadRows = 8;     // keys / values prefetched ahead of the o
 
 inline __m256 exp8(__m256 x) { return cephes_exp(x); }
 
-float sum8(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-  return _mm_cvtss_f32(s);
-}
-
-float max8(__m256 v) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
-  return _mm_cvtss_f32(m);
-}
+#include "avx2_reduce.inc"  // sum8, max8
 
 // Prefetch `elements` past `row`: formed as an integer, so an address past the tensor's end (the last rows)
 // is never a pointer (a prefetch never faults on it).

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -44,17 +45,7 @@ constexpr int64_t kMaxHeadDim = 256;
 
 inline __m256 exp8(__m256 x) { return cephes_exp(x); }
 
-float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
-}
-
-float hmax(__m256 v) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, 1)));
-}
+#include "avx2_reduce.inc"  // sum8, max8
 
 // Scores of R rows (q: R rows of dh floats, contiguous) over key blocks [first, last) (kp: block b's feature d at
 // kp[(b * dh + d) * 8]), times scale, into s (row r at s + r * ld). Three key blocks at a time: 3R accumulators,
@@ -101,7 +92,7 @@ float softmax_row(float* s, int64_t valid, int64_t width) {
   const int64_t whole = valid / 8 * 8;
   __m256 m = _mm256_set1_ps(-INFINITY);
   for (int64_t j = 0; j < whole; j += 8) m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
-  float top = hmax(m);
+  float top = max8(m);
   for (int64_t j = whole; j < valid; ++j) top = std::max(top, s[j]);
   const __m256 top8 = _mm256_set1_ps(top);
   __m256 total = _mm256_setzero_ps();
@@ -110,7 +101,7 @@ float softmax_row(float* s, int64_t valid, int64_t width) {
     total = _mm256_add_ps(total, e);
     _mm256_storeu_ps(s + j, e);
   }
-  float sum = hsum(total);
+  float sum = sum8(total);
   if (whole < valid) {  // the last keys through one more vector, padded with -inf (exp gives 0 there)
     alignas(32) float last[8];
     for (int64_t j = 0; j < 8; ++j) last[j] = whole + j < valid ? s[whole + j] : -INFINITY;
@@ -134,24 +125,17 @@ void values_tile(const float* p, int64_t ld_p, const float* v, int64_t v_step, i
   for (int64_t j = first; j < last; ++j) {
     const __m256 lo = _mm256_loadu_ps(v + j * v_step + d0);
     const __m256 hi = NV == 2 ? _mm256_loadu_ps(v + j * v_step + d0 + 8) : lo;
-    __m256 x = _mm256_broadcast_ss(p + j);
-    a0 = _mm256_fmadd_ps(x, lo, a0);
-    b0 = _mm256_fmadd_ps(x, hi, b0);
-    if (R > 1) {
-      x = _mm256_broadcast_ss(p1 + j);
-      a1 = _mm256_fmadd_ps(x, lo, a1);
-      b1 = _mm256_fmadd_ps(x, hi, b1);
+#define ZOO_ROW(row, a, b)                              \
+    {                                                   \
+      const __m256 x = _mm256_broadcast_ss((row) + j); \
+      a = _mm256_fmadd_ps(x, lo, a);                    \
+      b = _mm256_fmadd_ps(x, hi, b);                    \
     }
-    if (R > 2) {
-      x = _mm256_broadcast_ss(p2 + j);
-      a2 = _mm256_fmadd_ps(x, lo, a2);
-      b2 = _mm256_fmadd_ps(x, hi, b2);
-    }
-    if (R > 3) {
-      x = _mm256_broadcast_ss(p3 + j);
-      a3 = _mm256_fmadd_ps(x, lo, a3);
-      b3 = _mm256_fmadd_ps(x, hi, b3);
-    }
+    ZOO_ROW(p, a0, b0)
+    if (R > 1) ZOO_ROW(p1, a1, b1)
+    if (R > 2) ZOO_ROW(p2, a2, b2)
+    if (R > 3) ZOO_ROW(p3, a3, b3)
+#undef ZOO_ROW
   }
   const __m256 sums[4][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}};
   for (int r = 0; r < R; ++r)
@@ -170,24 +154,15 @@ void values_rows(const float* p, int64_t ld_p, const float* v, int64_t v_step, i
   if (d0 < dh) values_tile<R, 1>(p, ld_p, v, v_step, first, last, dh, d0, o);
 }
 
-// Rows [0, rows) (rows <= kMicroRows) of a micro-tile: scores, or the values' products.
-void scores_rows(int64_t rows, const float* q, const float* kp, int64_t first, int64_t last, int64_t dh,
-                 float scale, float* s, int64_t ld) {
+// f(std::integral_constant<int, R>{}) for R = rows (1 to kMicroRows): a micro-kernel's row count as a template
+// argument, for the last tile of rows too.
+template <typename F>
+void with_rows(int64_t rows, F&& f) {
   switch (rows) {
-    case 4: return scores_tile<4>(q, kp, first, last, dh, scale, s, ld);
-    case 3: return scores_tile<3>(q, kp, first, last, dh, scale, s, ld);
-    case 2: return scores_tile<2>(q, kp, first, last, dh, scale, s, ld);
-    default: return scores_tile<1>(q, kp, first, last, dh, scale, s, ld);
-  }
-}
-
-void values_any(int64_t rows, const float* p, int64_t ld_p, const float* v, int64_t v_step, int64_t first,
-                int64_t last, int64_t dh, float* o) {
-  switch (rows) {
-    case 4: return values_rows<4>(p, ld_p, v, v_step, first, last, dh, o);
-    case 3: return values_rows<3>(p, ld_p, v, v_step, first, last, dh, o);
-    case 2: return values_rows<2>(p, ld_p, v, v_step, first, last, dh, o);
-    default: return values_rows<1>(p, ld_p, v, v_step, first, last, dh, o);
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    default: return f(std::integral_constant<int, 1>{});
   }
 }
 
@@ -246,8 +221,10 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
       for (int64_t first = 0; first < blocks_seen; first += kKeyChunk) {
         const int64_t last = std::min(blocks_seen, first + kKeyChunk);
         for (int64_t r0 = 0; r0 < rows; r0 += kMicroRows)
-          scores_rows(std::min(kMicroRows, rows - r0), qt.data() + r0 * dh, kp + kv * padded * dh, first, last, dh,
-                      sc, s.data() + r0 * padded, padded);
+          with_rows(std::min(kMicroRows, rows - r0), [&](auto r) {
+            scores_tile<decltype(r)::value>(qt.data() + r0 * dh, kp + kv * padded * dh, first, last, dh, sc,
+                                            s.data() + r0 * padded, padded);
+          });
       }
       for (int64_t r = 0; r < rows; ++r)
         sums[r] = softmax_row(s.data() + r * padded, causal ? std::min(tk, t0 + r + offset + 1) : tk, seen);
@@ -256,8 +233,10 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
       for (int64_t first = 0; first < seen; first += kValueChunk) {  // values alike, kValueChunk keys at a time
         const int64_t last = std::min(seen, first + kValueChunk);
         for (int64_t r0 = 0; r0 < rows; r0 += kMicroRows)
-          values_any(std::min(kMicroRows, rows - r0), s.data() + r0 * padded, padded, vhead, v.stride(2), first, last,
-                     dh, o.data() + r0 * dh);
+          with_rows(std::min(kMicroRows, rows - r0), [&](auto r) {
+            values_rows<decltype(r)::value>(s.data() + r0 * padded, padded, vhead, v.stride(2), first, last, dh,
+                                            o.data() + r0 * dh);
+          });
       }
       float* orow = odata + (bh * tq + t0) * dh;
       for (int64_t r = 0; r < rows; ++r) {
