@@ -2,9 +2,10 @@
 // attention): out = softmax(q k^T * scale) v, q (B, H, Tq, Dh), k and v (B, Hkv, Tk, Dh) with Hkv dividing H, no
 // mask or causal (query i sees keys j <= i + Tk - Tq), fp32 in and out.
 //
-// torch 2.10's CPU flash kernel reaches about 40% of an AVX2 core's FMA rate on an encoder's attention (Whisper
-// base: 8 heads x 1500 x 1500 x 64, 47 ms a layer on a 2-core Zen 3, 49 G multiply-adds/s), and its math path is
-// slower still (the (H, Tq, Tk) scores go through memory twice). Here both products run as register tiles of FMAs:
+// torch 2.10's CPU flash kernel pays per-call and per-block costs that dominate from 17 to a few hundred keys;
+// there this takes 0.5-0.7x its time. On long sequences both run near the FMA units' rate (Whisper base's encoder,
+// 8 heads x 1500 x 1500 x 64 on a 2-core Zen 3: level; docs/notes/2026-12-08-f32-attention.md). Both products run
+// as register tiles of FMAs:
 // - keys are first repacked per (batch, kv head) into blocks of 8, feature d of the block's 8 keys one vector (zero
 //   keys pad the last block); values are read where they are (rows of Dh contiguous floats);
 // - a task is kTileRows query rows of one head: their scores over every key they see (4 rows x 24 keys of
@@ -12,9 +13,8 @@
 //   rescale), then the probabilities times the values (4 rows x 16 features of accumulators), divided by the
 //   row's sum.
 // exp is Cephes' polynomial (relative error below 2e-7), so results equal torch's up to rounding. Memory: the
-// packed keys (the size of k), and per thread kTileRows rows of scores (4 bytes a key a
-// row), so it grows with Tk, never Tq x Tk. Registered as zoo::f32_attention(Tensor q, Tensor k, Tensor v,
-// float scale, bool causal) -> Tensor.
+// packed keys (the size of k), and per thread kTileRows rows of scores (4 bytes a key a row), so it grows with Tk,
+// never Tq x Tk. Registered as zoo::f32_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <immintrin.h>
@@ -113,8 +113,8 @@ float softmax_row(float* s, int64_t valid, int64_t width) {
 }
 
 // o rows (R of them, row r at o + r * dh) [d0, d0 + 8 NV) += p rows (ld_p apart) times the values of keys
-// [first, last) (v: rows of dh floats, v_step apart), NV 1 or 2. Eight named accumulators (R = 4, NV = 2): an array of them GCC
-// stored to the stack on every key.
+// [first, last) (v: rows of dh floats, v_step apart), NV 1 or 2. Eight named accumulators (R = 4, NV = 2): an array
+// of them GCC stored to the stack on every key.
 template <int R, int NV>
 void values_tile(const float* p, int64_t ld_p, const float* v, int64_t v_step, int64_t first, int64_t last,
                  int64_t dh, int64_t d0, float* o) {
@@ -250,6 +250,8 @@ at::Tensor f32_attention(const at::Tensor& q, const at::Tensor& k, const at::Ten
 
 }  // namespace
 
-TORCH_LIBRARY_FRAGMENT(zoo, m) { m.def("f32_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor"); }
+TORCH_LIBRARY_FRAGMENT(zoo, m) {
+  m.def("f32_attention(Tensor q, Tensor k, Tensor v, float scale, bool causal) -> Tensor");
+}
 
 TORCH_LIBRARY_IMPL(zoo, CPU, m) { m.impl("f32_attention", &f32_attention); }
